@@ -1,0 +1,70 @@
+// Rod and Chain: the validated, immutable description of a collision (no solver state).
+// Thin elastic rods (physics.md §1, seed 000 §4): wave speed c = sqrt(E/rho), mass m = rho*A*L,
+// transit time L/c and force impedance Z = A*sqrt(E*rho) = rho*A*c. Any consistent unit system
+// works; the comments give SI units.
+#pragma once
+
+#include <Eigen/Dense>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rodcollide {
+
+/// Thrown when a model would be invalid. The message names the offending quantity.
+class InvalidModel : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+/// One rod, as given by the user. Invariants (checked by Chain): length, area, density and
+/// youngs_modulus finite and > 0; velocity finite; gap finite and >= 0.
+struct Rod {
+    double length = 0;          ///< L [m]
+    double area = 0;            ///< A [m^2]
+    double density = 0;         ///< rho [kg/m^3]
+    double youngs_modulus = 0;  ///< E [Pa]
+    double velocity = 0;        ///< initial uniform particle velocity [m/s], rod unstrained
+    double gap = 0;             ///< initial distance from the previous rod's right end [m]
+
+    double wave_speed() const;    ///< c = sqrt(E/rho) [m/s]
+    double mass() const;          ///< m = rho*A*L [kg]
+    double transit_time() const;  ///< L/c [s]
+    double impedance() const;     ///< Z = rho*A*c [N*s/m]
+    double axial_stiffness() const;  ///< E*A [N]
+};
+
+/// Largest chain rodcollide accepts (bounded work and memory).
+inline constexpr std::size_t max_rods = 100000;
+
+/// Rods listed left to right. A Chain that exists is valid: the constructor checks every
+/// invariant and throws InvalidModel naming the rod and quantity ("rod[2].length: must be > 0").
+class Chain {
+public:
+    explicit Chain(std::vector<Rod> rods);
+
+    std::size_t size() const { return rods_.size(); }
+    std::size_t contact_count() const { return rods_.size() - 1; }
+    const Rod& operator[](std::size_t i) const { return rods_[i]; }
+    const std::vector<Rod>& rods() const { return rods_; }
+
+    Eigen::VectorXd masses() const;             ///< m_i [kg]
+    Eigen::VectorXd initial_velocities() const; ///< u^-_i [m/s]
+    double total_length() const;                ///< sum of L_i [m] (material coordinate span)
+    double shortest_transit_time() const;       ///< min L_i/c_i [s]
+    double longest_transit_time() const;        ///< max L_i/c_i [s]
+    /// Left end of rod i in the material coordinate of the whole chain, rods side by side
+    /// (gaps not counted) [m].
+    double material_offset(std::size_t i) const;
+    /// Largest difference of initial velocities, the velocity scale of the problem [m/s].
+    double velocity_scale() const;
+    double initial_kinetic_energy() const;      ///< sum m_i v_i^2 / 2 [J]
+
+private:
+    std::vector<Rod> rods_;
+    std::vector<double> offsets_;
+};
+
+}  // namespace rodcollide

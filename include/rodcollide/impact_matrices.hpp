@@ -1,0 +1,36 @@
+// The rigid-body impact equations of a chain of n bodies with n-1 contacts (seed 000 eqs 1-6,
+// physics.md §3): M(u+ - u-) = W*Lambda, gamma = W^T u, G = W^T M^-1 W (the Delassus matrix,
+// tridiagonal). Contact k sits between bodies k and k+1; gamma_k = u_{k+1} - u_k; column k of W
+// is -e_k + e_{k+1}. This is the one place these matrices are built; the laws, the comparison
+// module and the solvers' outcome checks all use it.
+#pragma once
+
+#include <Eigen/Dense>
+
+namespace rodcollide {
+
+/// M, W and G for bodies with the given masses [kg] (dense: meant for chains of modest size).
+struct ImpactMatrices {
+    Eigen::VectorXd masses;  ///< m_i [kg], all > 0
+    Eigen::MatrixXd M;       ///< diag(m) [kg], n x n
+    Eigen::MatrixXd W;       ///< generalized force directions, n x (n-1)
+    Eigen::MatrixXd G;       ///< Delassus matrix W^T M^-1 W [1/kg], (n-1) x (n-1)
+};
+
+/// Builds M, W, G. Throws std::invalid_argument for fewer than 2 bodies or a mass that is not
+/// finite and > 0.
+ImpactMatrices impact_matrices(const Eigen::VectorXd& masses);
+
+/// gamma = W^T u: contact velocities u_{k+1} - u_k [m/s] (matrix-free, any n).
+Eigen::VectorXd contact_velocities(const Eigen::VectorXd& u);
+
+/// W*Lambda: generalized impulse on each body from contact impulses Lambda [N*s] (matrix-free).
+Eigen::VectorXd generalized_impulse(const Eigen::VectorXd& impulses);
+
+/// T = u^T M u / 2 [J].
+double kinetic_energy(const Eigen::VectorXd& masses, const Eigen::VectorXd& u);
+
+/// Centre-of-mass velocity sum(m u)/sum(m) [m/s].
+double centre_of_mass_velocity(const Eigen::VectorXd& masses, const Eigen::VectorXd& u);
+
+}  // namespace rodcollide

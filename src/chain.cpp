@@ -1,0 +1,98 @@
+// Rod and Chain: derived quantities and the validation that makes every Chain valid.
+#include "rodcollide/chain.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace rodcollide {
+
+double Rod::wave_speed() const { return std::sqrt(youngs_modulus / density); }
+double Rod::mass() const { return density * area * length; }
+double Rod::transit_time() const { return length / wave_speed(); }
+double Rod::impedance() const { return area * std::sqrt(youngs_modulus * density); }
+double Rod::axial_stiffness() const { return youngs_modulus * area; }
+
+namespace {
+
+void require_positive(double value, std::size_t i, const char* key) {
+    if (!std::isfinite(value) || value <= 0)
+        throw InvalidModel(fmt::format("rod[{}].{}: must be finite and > 0, got {}", i, key, value));
+}
+
+}  // namespace
+
+Chain::Chain(std::vector<Rod> rods) : rods_(std::move(rods)) {
+    if (rods_.size() < 2)
+        throw InvalidModel(fmt::format("rod: a chain needs at least 2 rods, got {}", rods_.size()));
+    if (rods_.size() > max_rods)
+        throw InvalidModel(
+            fmt::format("rod: at most {} rods are supported, got {}", max_rods, rods_.size()));
+    for (std::size_t i = 0; i < rods_.size(); ++i) {
+        const Rod& r = rods_[i];
+        require_positive(r.length, i, "length");
+        require_positive(r.area, i, "area");
+        require_positive(r.density, i, "density");
+        require_positive(r.youngs_modulus, i, "youngs_modulus");
+        if (!std::isfinite(r.velocity))
+            throw InvalidModel(fmt::format("rod[{}].velocity: must be finite, got {}", i, r.velocity));
+        if (!std::isfinite(r.gap) || r.gap < 0)
+            throw InvalidModel(fmt::format("rod[{}].gap: must be finite and >= 0, got {}", i, r.gap));
+        if (i == 0 && r.gap != 0)
+            throw InvalidModel("rod[0].gap: the first rod has no left neighbour, so no gap");
+        // Derived quantities must be representable too (e.g. E/rho overflowing to inf).
+        for (double q : {r.wave_speed(), r.mass(), r.impedance(), r.transit_time()})
+            if (!std::isfinite(q) || q <= 0)
+                throw InvalidModel(fmt::format(
+                    "rod[{}]: derived quantities (c, m, Z, L/c) overflow or underflow", i));
+    }
+    offsets_.resize(rods_.size());
+    double x = 0;
+    for (std::size_t i = 0; i < rods_.size(); ++i) {
+        offsets_[i] = x;
+        x += rods_[i].length;
+    }
+}
+
+Eigen::VectorXd Chain::masses() const {
+    Eigen::VectorXd m(size());
+    for (std::size_t i = 0; i < size(); ++i) m[i] = rods_[i].mass();
+    return m;
+}
+
+Eigen::VectorXd Chain::initial_velocities() const {
+    Eigen::VectorXd v(size());
+    for (std::size_t i = 0; i < size(); ++i) v[i] = rods_[i].velocity;
+    return v;
+}
+
+double Chain::total_length() const { return offsets_.back() + rods_.back().length; }
+
+double Chain::shortest_transit_time() const {
+    double t = rods_[0].transit_time();
+    for (const Rod& r : rods_) t = std::min(t, r.transit_time());
+    return t;
+}
+
+double Chain::longest_transit_time() const {
+    double t = rods_[0].transit_time();
+    for (const Rod& r : rods_) t = std::max(t, r.transit_time());
+    return t;
+}
+
+double Chain::material_offset(std::size_t i) const { return offsets_.at(i); }
+
+double Chain::velocity_scale() const {
+    auto [lo, hi] = std::minmax_element(rods_.begin(), rods_.end(),
+                                        [](const Rod& a, const Rod& b) { return a.velocity < b.velocity; });
+    return hi->velocity - lo->velocity;
+}
+
+double Chain::initial_kinetic_energy() const {
+    double e = 0;
+    for (const Rod& r : rods_) e += 0.5 * r.mass() * r.velocity * r.velocity;
+    return e;
+}
+
+}  // namespace rodcollide
