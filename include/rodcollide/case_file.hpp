@@ -1,0 +1,37 @@
+// Case files: TOML (read with toml11) -> Case {title, Chain, SolverOptions}. Every input error
+// lives here and is reported as one line "FILE:LINE: KEY: message" (a public contract, see
+// README "Case files").
+#pragma once
+
+#include "rodcollide/chain.hpp"
+#include "rodcollide/solver_options.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace rodcollide {
+
+/// A bad case file. what() is the complete one-line message, e.g.
+/// "cases/x.toml:7: rod[2].length: must be > 0, got -1".
+class CaseError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// A loaded, validated case.
+struct Case {
+    std::string title;        ///< from `title`, or the file stem when absent
+    std::filesystem::path path;
+    Chain chain;
+    SolverOptions solver;
+};
+
+/// Reads and validates a case file. Throws CaseError (never anything else for bad input).
+Case load_case(const std::filesystem::path& path);
+
+/// Same, from TOML text; `name` stands for the file name in messages.
+Case parse_case(const std::string& toml_text, const std::string& name);
+
+}  // namespace rodcollide

@@ -1,0 +1,35 @@
+// Options shared by the solvers, as read from a case file's [solver] table or the command line.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace rodcollide {
+
+enum class Method { characteristics, finite_difference };
+
+/// "characteristics" / "finite-difference".
+std::string to_string(Method m);
+/// Parses a method name; nullopt for anything else.
+std::optional<Method> parse_method(const std::string& name);
+
+struct SolverOptions {
+    Method method = Method::characteristics;
+    /// Horizon [s]. Without it the solver runs until it proves no contact can happen again.
+    std::optional<double> end_time;
+    /// Simulate at least until this time [s] even if settled earlier (diagrams need the free
+    /// vibration after the collision). Does not change the outcome.
+    std::optional<double> record_until;
+    /// Characteristics: a jump smaller than drop_tolerance * velocity scale is not emitted as a
+    /// new front; the energy this changes is accounted for and reported (Outcome::energy.dropped).
+    double drop_tolerance = 1e-12;
+    /// Characteristics: cap on processed event groups (bounded work).
+    std::size_t max_events = 10'000'000;
+    /// Characteristics: cap on stored fronts (bounded memory, 16 bytes each).
+    std::size_t max_fronts = 20'000'000;
+    /// Finite differences: cells in the rod with the shortest transit time (0 = default).
+    std::size_t cells = 0;
+};
+
+}  // namespace rodcollide
