@@ -28,6 +28,9 @@ struct SolverOptions {
     std::size_t max_events = 10'000'000;
     /// Characteristics: cap on stored fronts (bounded memory, 16 bytes each).
     std::size_t max_fronts = 20'000'000;
+    /// Keep the whole field history (needed for diagrams and field queries in the past). Without
+    /// it only the fronts in flight are stored, so long runs need memory for those only.
+    bool keep_history = true;
     /// Finite differences: cells in the rod with the shortest transit time (0 = default).
     std::size_t cells = 0;
 };

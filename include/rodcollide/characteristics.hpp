@@ -1,0 +1,51 @@
+// Exact solver: front tracking with the method of characteristics (physics.md §1-2, §5;
+// seed 000 §4). Piecewise-constant data stay piecewise constant, so the solution is exact to
+// rounding: velocities, impulses and energies are sums of exact products.
+//
+// Tolerances (all relative to the problem's own scales):
+//  * time: arrivals within 1e-10 of the shortest transit time (+ 1e-14 |t| for rounding of large
+//    times) are one event group and are resolved together, so fronts reaching a contact from both
+//    sides at the same instant act together (seed 000 Fig. 6b, points B and C);
+//  * contact: touching ends separate only when their free separation velocity exceeds 1e-10 of
+//    the velocity scale V = max u- - min u- (rounding must not split a contact interval);
+//  * fronts: a jump below drop_tolerance * V at a contact is not emitted; the energy this adds or
+//    removes is integrated exactly and reported as energy.dropped.
+#pragma once
+
+#include "rodcollide/chain.hpp"
+#include "rodcollide/outcome.hpp"
+#include "rodcollide/solver_options.hpp"
+#include "rodcollide/wave_field.hpp"
+
+#include <cstddef>
+#include <stdexcept>
+#include <vector>
+
+namespace rodcollide {
+
+/// A solver cap (events, fronts, cells, memory) was reached; what() says which and how to raise it.
+class SolverLimitExceeded : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// A contact closing (gap reaches 0 while the ends approach) or opening (it would carry tension).
+struct ContactEvent {
+    enum class Kind { closing, opening };
+    std::size_t contact = 0;  ///< between rods contact and contact + 1
+    double time = 0;          ///< [s]
+    Kind kind = Kind::closing;
+};
+
+struct CharacteristicsSolution {
+    Outcome outcome;
+    WaveField field;                        ///< valid on [0, field.valid_until()]
+    std::vector<ContactEvent> contact_events;
+};
+
+/// Solves the collision exactly. Runs until no contact can provably happen again, or to
+/// options.end_time, and records the field at least until options.record_until.
+/// Throws SolverLimitExceeded when options.max_events or options.max_fronts is reached.
+CharacteristicsSolution solve_characteristics(const Chain& chain, const SolverOptions& options);
+
+}  // namespace rodcollide

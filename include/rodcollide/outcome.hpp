@@ -1,0 +1,73 @@
+// The outcome of a collision, produced identically by both solvers (physics.md §2):
+// post-impact velocities (momentum / mass once no contact can happen again), contact impulses
+// (time integral of -N, so M(u+ - u-) = W Lambda) and intervals, and the energy split between
+// rigid motion and vibration.
+#pragma once
+
+#include "rodcollide/solver_options.hpp"
+
+#include <Eigen/Dense>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rodcollide {
+
+struct RodOutcome {
+    double mass = 0;              ///< [kg]
+    double initial_velocity = 0;  ///< u^- [m/s]
+    double final_velocity = 0;    ///< u^+ = momentum / mass at the end [m/s]
+    double vibration_energy = 0;  ///< kinetic + strain energy about the mean motion [J]
+};
+
+/// A time interval [start, end] [s].
+struct Interval {
+    double start = 0;
+    double end = 0;
+};
+
+struct ContactOutcome {
+    std::size_t left_rod = 0;        ///< the contact joins rods left_rod and left_rod + 1
+    double impulse = 0;              ///< Lambda = integral of -N dt [N s], >= 0
+    std::vector<Interval> intervals; ///< times during which the contact carried compression [s]
+};
+
+struct EnergyBalance {
+    double initial = 0;          ///< sum m v^2/2 at t = 0 [J] (rods start unstrained)
+    double final_rigid = 0;      ///< sum m u+^2/2 [J]
+    double final_vibration = 0;  ///< sum of vibration energies [J]
+    /// Energy removed by numerical approximation [J]: initial - (final_rigid + final_vibration)
+    /// as accounted for by the solver (dropped fronts in the characteristics solver; scheme
+    /// dissipation in finite differences). 0 means exact.
+    double dropped = 0;
+};
+
+struct SolverStats {
+    std::size_t events = 0;        ///< event groups (characteristics) or time steps (grid)
+    std::size_t fronts = 0;        ///< fronts created (characteristics) or cells (grid)
+    std::size_t dropped_fronts = 0;///< jumps below the drop tolerance that were not emitted
+};
+
+struct Outcome {
+    Method method = Method::characteristics;
+    std::vector<RodOutcome> rods;
+    std::vector<ContactOutcome> contacts;
+    EnergyBalance energy;
+    double end_time = 0;     ///< time at which the outcome was evaluated [s]
+    bool settled = false;    ///< proven that no contact can happen after end_time
+    double last_contact_time = 0;  ///< last time any contact carried force [s]
+    SolverStats stats;
+    std::vector<std::string> warnings;
+
+    Eigen::VectorXd initial_velocities() const;
+    Eigen::VectorXd final_velocities() const;
+    Eigen::VectorXd masses() const;
+    Eigen::VectorXd impulses() const;
+    /// Largest |M(u+ - u-) - W Lambda| relative to the largest momentum change scale sum m|u-|:
+    /// how well the impulses explain the velocity change (0 to rounding for an exact solver).
+    double impact_equation_residual() const;
+};
+
+}  // namespace rodcollide

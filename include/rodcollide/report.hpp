@@ -1,0 +1,19 @@
+// Human-readable table and JSON document of an Outcome (the `run` output; the JSON keys are a
+// public contract, see README "Output").
+#pragma once
+
+#include "rodcollide/outcome.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace rodcollide {
+
+/// The run JSON: title, method, rods, contacts, energy, end_time, settled (+ extra keys).
+nlohmann::json outcome_json(const std::string& title, const Outcome& outcome);
+
+/// A readable multi-line table of the outcome.
+std::string outcome_table(const std::string& title, const Outcome& outcome);
+
+}  // namespace rodcollide

@@ -1,0 +1,44 @@
+// Proof that no contact can happen again (physics.md §2), shared by both solvers.
+// Once every contact is open, each rod is free-free and its motion is its rigid motion plus a
+// vibration of period 2T (T = L/c): an alpha arriving at the right end returns as beta at the
+// left end T later, and vice versa. So the end velocities over the next period are known from the
+// invariants that will arrive during the next transit time, and the excursion of each end about
+// the rigid motion is bounded exactly by the extremes of their running integral. A gap g between
+// rods L and R then obeys g(t) >= g0 + dv (t - t0) - D for all t >= t0, where dv is the
+// difference of mean velocities and D the right end's largest advance of rod L plus the left
+// end's largest retreat of rod R. If dv >= 0, no contact is possible once the bound is >= 0.
+#pragma once
+
+#include <vector>
+
+namespace rodcollide {
+
+/// One piece of a piecewise-constant arrival history.
+struct ArrivalPiece {
+    double duration = 0;  ///< [s]
+    double value = 0;     ///< invariant value [m/s]
+};
+
+/// The invariants that will arrive at one end during the next transit time, in order; the
+/// durations sum to T.
+using ArrivalWindow = std::vector<ArrivalPiece>;
+
+/// Largest excursions of a free-free rod's ends about its rigid motion, for all future time [m].
+struct EndExcursions {
+    double right_advance = 0;  ///< max over t of (x_right(t) - x_right(t0)) - v_mean (t - t0), >= 0
+    double left_retreat = 0;   ///< max over t of -[(x_left(t) - x_left(t0)) - v_mean (t - t0)], >= 0
+};
+
+/// Excursions of a free-free rod from the alpha arriving at its right end and the beta arriving
+/// at its left end over the next transit time, and its mean velocity [m/s].
+EndExcursions free_rod_end_excursions(const ArrivalWindow& alpha_at_right,
+                                      const ArrivalWindow& beta_at_left, double mean_velocity);
+
+/// Earliest time >= t0 [s] from which an open contact provably never closes again, given its gap
+/// g0 [m] at t0, the mean separation velocity dv = v_mean(right rod) - v_mean(left rod) [m/s] and
+/// the combined end excursion D [m]. +infinity when it cannot be proven (dv <= 0 and g0 < D).
+/// `gap_tolerance` [m] and `velocity_tolerance` [m/s] absorb rounding.
+double contact_release_time(double t0, double g0, double dv, double excursion,
+                            double gap_tolerance, double velocity_tolerance);
+
+}  // namespace rodcollide

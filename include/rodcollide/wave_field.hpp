@@ -1,0 +1,104 @@
+// The exact wave field of a chain as produced by the characteristics solver (physics.md §1).
+// In rod i (length L, speed c, transit time T = L/c) the invariant alpha at material point x
+// (0 at the rod's left end) and time t is the value that reaches the right end at s = t + (L-x)/c,
+// and beta is the value that reaches the left end at s = t + x/c. So the whole field is two step
+// functions of arrival time per rod: A_i(s) (alpha arriving at the right end) and B_i(s) (beta
+// arriving at the left end). Each jump of A_i is a front emitted at the left end at s - T.
+#pragma once
+
+#include "rodcollide/chain.hpp"
+
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+namespace rodcollide {
+
+/// Piecewise-constant function of time: value(k) holds on [time(k), time(k+1)); the first piece
+/// starts at -inf. Indices are absolute: discarding old pieces does not renumber the others.
+class StepFunction {
+public:
+    explicit StepFunction(double initial_value);
+    /// Appends a jump; `time` must not precede the last jump.
+    void push(double time, double value);
+    /// One past the last piece's index.
+    std::size_t size() const { return first_ + times_.size(); }
+    /// Index of the oldest piece still stored.
+    std::size_t first() const { return first_; }
+    double time(std::size_t k) const { return times_[k - first_]; }
+    double value(std::size_t k) const { return values_[k - first_]; }
+    /// Forgets pieces before index k (the piece k then starts at -inf for queries); used when
+    /// only the outcome is wanted, to keep memory proportional to the fronts in flight.
+    /// Returns how many pieces were dropped.
+    std::size_t discard_before(std::size_t k);
+    /// Index of the piece containing s (a jump at s belongs to the piece it starts).
+    std::size_t index_at(double s) const;
+    double at(double s) const { return value(index_at(s)); }
+    /// Integral of f and of f^2 over [a, b], a <= b.
+    double integral(double a, double b) const;
+    double integral_of_square(double a, double b) const;
+
+private:
+    std::size_t first_ = 0;
+    std::vector<double> times_;
+    std::vector<double> values_;
+};
+
+/// State at one material point.
+struct PointState {
+    double velocity = 0;  ///< v = u_t [m/s]
+    double strain = 0;    ///< u_x [-], negative in compression
+    double force = 0;     ///< N = E A u_x [N], positive in tension
+    double alpha = 0;     ///< v - N/Z [m/s]
+    double beta = 0;      ///< v + N/Z [m/s]
+};
+
+/// A front as a straight segment in the x-t plane (x in the chain's material coordinate).
+struct FrontSegment {
+    std::size_t rod = 0;
+    bool right_moving = true;  ///< alpha front (dx/dt = +c) or beta front (dx/dt = -c)
+    double x0 = 0, t0 = 0;     ///< start: emission point
+    double x1 = 0, t1 = 0;     ///< end: arrival point
+    double jump = 0;           ///< change of the invariant across the front [m/s]
+};
+
+class WaveField {
+public:
+    /// A field with every rod in its initial state (alpha = beta = initial velocity).
+    explicit WaveField(const Chain& chain);
+
+    const Chain& chain() const { return chain_; }
+    StepFunction& alpha_arrivals(std::size_t rod) { return alpha_[rod]; }
+    StepFunction& beta_arrivals(std::size_t rod) { return beta_[rod]; }
+    const StepFunction& alpha_arrivals(std::size_t rod) const { return alpha_[rod]; }
+    const StepFunction& beta_arrivals(std::size_t rod) const { return beta_[rod]; }
+
+    /// Time up to which the field is known everywhere [s].
+    double valid_until() const { return valid_until_; }
+    void set_valid_until(double t) { valid_until_ = t; }
+
+    /// State at local coordinate x in [0, L] of `rod` at time t in [0, valid_until()].
+    PointState state(std::size_t rod, double x, double t) const;
+    /// State at chain material coordinate x in [0, total_length] (rods side by side). At a rod
+    /// boundary the right rod is used.
+    PointState state_at(double x, double t) const;
+    /// Rod whose material span holds chain coordinate x (the right one at a boundary).
+    std::size_t rod_at(double x) const;
+
+    /// Momentum of a rod at time t [N s]: (Z/2) (integral of A + integral of B over [t, t+T]).
+    double momentum(std::size_t rod, double t) const;
+    /// Total (kinetic + strain) energy of a rod at time t [J]: (Z/4)(int A^2 + int B^2).
+    double energy(std::size_t rod, double t) const;
+
+    /// Fronts that exist at some time in [0, t_end], clipped to that window; jumps whose size is
+    /// below min_jump [m/s] are skipped (for drawing dense diagrams).
+    std::vector<FrontSegment> fronts(double t_end, double min_jump = 0) const;
+
+private:
+    Chain chain_;
+    std::vector<StepFunction> alpha_;
+    std::vector<StepFunction> beta_;
+    double valid_until_ = 0;
+};
+
+}  // namespace rodcollide

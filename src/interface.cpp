@@ -1,0 +1,34 @@
+// Junction physics (physics.md §1): open (two free ends), closed, and unilateral contact.
+#include "rodcollide/interface.hpp"
+
+namespace rodcollide {
+
+JunctionResponse open_junction(double alpha_in, double beta_in) {
+    JunctionResponse r;
+    r.beta_to_left = free_end_reflection(alpha_in);
+    r.alpha_to_right = free_end_reflection(beta_in);
+    r.velocity_left = alpha_in;
+    r.velocity_right = beta_in;
+    r.force = 0;
+    return r;
+}
+
+JunctionResponse closed_junction(double z_left, double alpha_in, double z_right, double beta_in) {
+    const double z_sum = z_left + z_right;
+    const double v = (z_left * alpha_in + z_right * beta_in) / z_sum;
+    JunctionResponse r;
+    r.force = z_left * z_right * (beta_in - alpha_in) / z_sum;
+    // Outgoing invariants from v and N on each side: beta_L = v + N/Z_L, alpha_R = v - N/Z_R.
+    r.beta_to_left = beta_of(v, r.force, z_left);
+    r.alpha_to_right = alpha_of(v, r.force, z_right);
+    r.velocity_left = r.velocity_right = v;
+    return r;
+}
+
+JunctionResponse touching_junction(double z_left, double alpha_in, double z_right, double beta_in) {
+    if (free_separation_velocity(alpha_in, beta_in) < 0)
+        return closed_junction(z_left, alpha_in, z_right, beta_in);
+    return open_junction(alpha_in, beta_in);
+}
+
+}  // namespace rodcollide

@@ -1,0 +1,84 @@
+// Formats an Outcome as the run table (fmt) and the run JSON (nlohmann::json).
+#include "rodcollide/report.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace rodcollide {
+
+nlohmann::json outcome_json(const std::string& title, const Outcome& o) {
+    using nlohmann::json;
+    json rods = json::array();
+    for (const RodOutcome& r : o.rods)
+        rods.push_back({{"mass", r.mass},
+                        {"initial_velocity", r.initial_velocity},
+                        {"final_velocity", r.final_velocity},
+                        {"vibration_energy", r.vibration_energy}});
+    json contacts = json::array();
+    for (const ContactOutcome& c : o.contacts) {
+        json intervals = json::array();
+        for (const Interval& iv : c.intervals) intervals.push_back({iv.start, iv.end});
+        contacts.push_back({{"rods", {c.left_rod, c.left_rod + 1}},
+                            {"impulse", c.impulse},
+                            {"intervals", intervals}});
+    }
+    return {{"title", title},
+            {"method", to_string(o.method)},
+            {"rods", rods},
+            {"contacts", contacts},
+            {"energy",
+             {{"initial", o.energy.initial},
+              {"final_rigid", o.energy.final_rigid},
+              {"final_vibration", o.energy.final_vibration},
+              {"dropped", o.energy.dropped}}},
+            {"end_time", o.end_time},
+            {"settled", o.settled},
+            {"last_contact_time", o.last_contact_time},
+            {"impact_equation_residual", o.impact_equation_residual()},
+            {"stats",
+             {{"events", o.stats.events},
+              {"fronts", o.stats.fronts},
+              {"dropped_fronts", o.stats.dropped_fronts}}},
+            {"warnings", o.warnings}};
+}
+
+std::string outcome_table(const std::string& title, const Outcome& o) {
+    std::string s;
+    auto out = std::back_inserter(s);
+    fmt::format_to(out, "{}  [{}]\n", title, to_string(o.method));
+    if (o.settled)
+        fmt::format_to(out, "settled: no contact can happen after t = {:.6g} (last contact force at t = {:.6g})\n\n",
+                       o.end_time, o.last_contact_time);
+    else
+        fmt::format_to(out, "NOT settled: stopped at t = {:.6g}; contacts may still happen\n\n", o.end_time);
+
+    fmt::format_to(out, "{:>5}  {:>12}  {:>13}  {:>13}  {:>16}\n", "rod", "mass", "u- (initial)",
+                   "u+ (final)", "vibration energy");
+    for (std::size_t i = 0; i < o.rods.size(); ++i) {
+        const RodOutcome& r = o.rods[i];
+        fmt::format_to(out, "{:>5}  {:>12.6g}  {:>13.6g}  {:>13.6g}  {:>16.6g}\n", i, r.mass,
+                       r.initial_velocity, r.final_velocity, r.vibration_energy);
+    }
+    fmt::format_to(out, "\n{:>7}  {:>6}  {:>12}  {}\n", "contact", "rods", "impulse", "compressed during");
+    for (std::size_t k = 0; k < o.contacts.size(); ++k) {
+        const ContactOutcome& c = o.contacts[k];
+        std::string intervals;
+        for (const Interval& iv : c.intervals)
+            intervals += fmt::format("{}[{:.6g}, {:.6g}]", intervals.empty() ? "" : " ", iv.start, iv.end);
+        fmt::format_to(out, "{:>7}  {:>6}  {:>12.6g}  {}\n", k, fmt::format("{}-{}", c.left_rod, c.left_rod + 1),
+                       c.impulse, intervals.empty() ? "never touched" : intervals);
+    }
+    const EnergyBalance& e = o.energy;
+    const double total = e.final_rigid + e.final_vibration;
+    fmt::format_to(out, "\nenergy: initial {:.6g} = rigid {:.6g} ({:.2f}%) + vibration {:.6g} ({:.2f}%)",
+                   e.initial, e.final_rigid, total > 0 ? 100 * e.final_rigid / total : 100.0,
+                   e.final_vibration, total > 0 ? 100 * e.final_vibration / total : 0.0);
+    if (e.dropped != 0) fmt::format_to(out, " + dropped {:.3g}", e.dropped);
+    fmt::format_to(out, "\nsolver: {} events, {} fronts", o.stats.events, o.stats.fronts);
+    if (o.stats.dropped_fronts) fmt::format_to(out, ", {} jumps below the drop tolerance", o.stats.dropped_fronts);
+    fmt::format_to(out, "\n");
+    return s;
+}
+
+}  // namespace rodcollide

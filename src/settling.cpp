@@ -1,0 +1,51 @@
+// End excursions of free-free rods and the no-further-contact bound (physics.md §2).
+#include "rodcollide/settling.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace rodcollide {
+
+namespace {
+
+/// Extremes of W(t) = integral of (v(s) - v_mean) over one period, where v is `first` followed by
+/// `second` (the end's velocity history over the period), starting from W = 0.
+std::pair<double, double> running_integral_extremes(const ArrivalWindow& first,
+                                                    const ArrivalWindow& second,
+                                                    double mean_velocity) {
+    double w = 0, lo = 0, hi = 0;
+    for (const ArrivalWindow* window : {&first, &second})
+        for (const ArrivalPiece& p : *window) {
+            // W is linear on each piece, so its extremes are at piece ends.
+            w += (p.value - mean_velocity) * p.duration;
+            lo = std::min(lo, w);
+            hi = std::max(hi, w);
+        }
+    return {lo, hi};
+}
+
+}  // namespace
+
+EndExcursions free_rod_end_excursions(const ArrivalWindow& alpha_at_right,
+                                      const ArrivalWindow& beta_at_left, double mean_velocity) {
+    // A free right end moves at the arriving alpha (it reflects beta = alpha, v = alpha); the
+    // beta arriving at the free left end comes back to the right end as alpha one transit later.
+    const auto [right_lo, right_hi] = running_integral_extremes(alpha_at_right, beta_at_left, mean_velocity);
+    const auto [left_lo, left_hi] = running_integral_extremes(beta_at_left, alpha_at_right, mean_velocity);
+    (void)right_lo;
+    (void)left_hi;
+    return {right_hi, -left_lo};
+}
+
+double contact_release_time(double t0, double g0, double dv, double excursion, double gap_tolerance,
+                            double velocity_tolerance) {
+    const double shortfall = excursion - g0;
+    if (shortfall <= gap_tolerance) {
+        if (dv >= -velocity_tolerance) return t0;
+        return std::numeric_limits<double>::infinity();
+    }
+    if (dv > velocity_tolerance) return t0 + shortfall / dv;
+    return std::numeric_limits<double>::infinity();
+}
+
+}  // namespace rodcollide
