@@ -103,7 +103,8 @@ public:
                 break;
             t = t_next;
             process_group(t);
-            if (++groups_ > options_.max_events)
+            if ((++groups_ & 0xffff) == 0 && options_.progress) options_.progress(t, groups_);
+            if (groups_ > options_.max_events)
                 throw SolverLimitExceeded(fmt::format(
                     "characteristics solver: reached max_events = {} event groups at t = {:g} "
                     "without settling; raise [solver] max_events or set [solver] end_time",

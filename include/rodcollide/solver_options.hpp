@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -31,6 +32,9 @@ struct SolverOptions {
     /// Keep the whole field history (needed for diagrams and field queries in the past). Without
     /// it only the fronts in flight are stored, so long runs need memory for those only.
     bool keep_history = true;
+    /// Called now and then on long runs with the current time [s] and the work done so far
+    /// (events or steps); the CLI turns it into a progress line on stderr.
+    std::function<void(double, std::size_t)> progress;
     /// Finite differences: cells in the rod with the shortest transit time (0 = default).
     std::size_t cells = 0;
 };
