@@ -1,6 +1,6 @@
 // Case files: TOML (read with toml11) -> Case {title, Chain, SolverOptions}. Every input error
 // lives here and is reported as one line "FILE:LINE: KEY: message" (a public contract, see
-// README "Case files").
+// README "Case files" and docs/case_file.md).
 #pragma once
 
 #include "rodcollide/chain.hpp"
@@ -14,7 +14,9 @@
 namespace rodcollide {
 
 /// A bad case file. what() is the complete one-line message, e.g.
-/// "cases/x.toml:7: rod[2].length: must be > 0, got -1".
+/// "cases/x.toml:7: rod[2].length: must be > 0, got -1". LINE is that of the offending key (or
+/// of its table's header); it is 0 when no line is to blame (the file cannot be read, or `rod`
+/// is missing). KEY is "(file)" when the path cannot be read and "(syntax)" for malformed TOML.
 class CaseError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;

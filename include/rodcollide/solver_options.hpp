@@ -10,6 +10,9 @@ namespace rodcollide {
 
 enum class Method { characteristics, finite_difference };
 
+/// Every method, in the order they are listed to users.
+inline constexpr Method all_methods[] = {Method::characteristics, Method::finite_difference};
+
 /// "characteristics" / "finite-difference".
 std::string to_string(Method m);
 /// Parses a method name; nullopt for anything else.
@@ -38,5 +41,11 @@ struct SolverOptions {
     /// Finite differences: cells in the rod with the shortest transit time (0 = default).
     std::size_t cells = 0;
 };
+
+/// Largest values accepted for the caps above (a case file asking for more is refused): they
+/// keep work and memory bounded. 10^9 fronts take 16 GB.
+inline constexpr std::size_t largest_max_events = 10'000'000'000;
+inline constexpr std::size_t largest_max_fronts = 1'000'000'000;
+inline constexpr std::size_t largest_cells = 100'000'000;
 
 }  // namespace rodcollide
