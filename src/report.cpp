@@ -7,8 +7,8 @@
 
 namespace rodcollide {
 
-nlohmann::json outcome_json(const std::string& title, const Outcome& o) {
-    using nlohmann::json;
+nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) {
+    using json = nlohmann::ordered_json;
     json rods = json::array();
     for (const RodOutcome& r : o.rods)
         rods.push_back({{"mass", r.mass},

@@ -11,7 +11,7 @@
 namespace rodcollide {
 
 /// The run JSON: title, method, rods, contacts, energy, end_time, settled (+ extra keys).
-nlohmann::json outcome_json(const std::string& title, const Outcome& outcome);
+nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& outcome);
 
 /// A readable multi-line table of the outcome.
 std::string outcome_table(const std::string& title, const Outcome& outcome);

@@ -43,9 +43,9 @@ struct SolverOptions {
 };
 
 /// Largest values accepted for the caps above (a case file asking for more is refused): they
-/// keep work and memory bounded. 10^9 fronts take 16 GB.
+/// keep work and memory bounded. 2*10^8 fronts take 3.2 GB.
 inline constexpr std::size_t largest_max_events = 10'000'000'000;
-inline constexpr std::size_t largest_max_fronts = 1'000'000'000;
+inline constexpr std::size_t largest_max_fronts = 200'000'000;
 inline constexpr std::size_t largest_cells = 100'000'000;
 
 }  // namespace rodcollide

@@ -1,0 +1,44 @@
+// Velocity and force fields sampled on a regular x-t grid, from either solver, for field plots.
+// x is the chain's material coordinate (rods side by side, gaps not drawn).
+//
+// CSV format (write_field_csv / read_field_csv), one sample per line after a header:
+//   # rodcollide field samples: <title>
+//   t,x,rod,velocity,force
+//   0,0.005,0,2,0
+// Units: s, m, -, m/s, N (force positive in tension). Rows are ordered by t, then x.
+#pragma once
+
+#include "rodcollide/wave_field.hpp"
+
+#include <Eigen/Dense>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace rodcollide {
+
+struct FieldSamples {
+    std::vector<double> t;         ///< sample times [s], increasing
+    std::vector<double> x;         ///< sample positions, chain material coordinate [m], increasing
+    std::vector<std::size_t> rod;  ///< rod holding each x
+    Eigen::MatrixXd velocity;      ///< [m/s], rows follow t, columns follow x
+    Eigen::MatrixXd force;         ///< [N], positive in tension
+};
+
+/// Largest grid a sampler will produce (rows x columns), to keep files and memory bounded.
+inline constexpr std::size_t max_field_samples = 4'000'000;
+
+/// Samples an exact field at nt times in [0, t_end] and nx cell centres along the chain.
+/// Throws std::invalid_argument if nt * nx exceeds max_field_samples or t_end is beyond the
+/// field's validity.
+FieldSamples sample_field(const WaveField& field, double t_end, std::size_t nt, std::size_t nx);
+
+/// Writes samples as CSV (format above) to `path`, atomically (a temporary file renamed into
+/// place): a failed write leaves no partial file. Throws std::runtime_error naming the path.
+void write_field_csv(const FieldSamples& samples, const std::string& title, const std::filesystem::path& path);
+
+/// Reads a file written by write_field_csv. Throws std::runtime_error on a malformed file.
+FieldSamples read_field_csv(const std::filesystem::path& path);
+
+}  // namespace rodcollide

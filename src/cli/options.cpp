@@ -1,0 +1,109 @@
+// Shared command-line plumbing (see options.hpp).
+#include "options.hpp"
+
+#include "command.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <sstream>
+
+namespace rodcollide::cli {
+
+namespace po = boost::program_options;
+
+std::optional<int> parse_command_line(const std::string& command, const std::vector<std::string>& args,
+                                      const po::options_description& options,
+                                      const po::positional_options_description& positional,
+                                      po::variables_map& vm) {
+    try {
+        po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        return usage_error(command, fmt::format("{} (see rodcollide {} --help)", e.what(), command));
+    }
+    return std::nullopt;
+}
+
+int usage_error(const std::string& command, const std::string& message) {
+    fmt::print(stderr, "rodcollide {}: {}\n", command, message);
+    return exit_bad_input;
+}
+
+std::string to_string(const po::options_description& options) {
+    std::ostringstream s;
+    s << options;
+    return s.str();
+}
+
+void CommonSolverFlags::add_to(po::options_description& options) {
+    options.add_options()
+        ("method", po::value<std::string>(), "characteristics (exact, default) or finite-difference")
+        ("end-time", po::value<double>(), "stop at this time [s] even if contacts may still happen (settled: false)")
+        ("cells", po::value<long long>(), "finite differences: cells in the rod with the shortest transit time")
+        ("drop-tolerance", po::value<double>(), "characteristics: smallest jump kept at a contact, relative to the velocity scale (default 1e-12)")
+        ("max-events", po::value<long long>(), "characteristics: cap on event groups (default 1e7)");
+}
+
+std::optional<int> CommonSolverFlags::apply(const std::string& command, const po::variables_map& vm,
+                                            SolverOptions& solver) const {
+    if (vm.count("method")) {
+        const std::string name = vm["method"].as<std::string>();
+        const std::optional<Method> m = parse_method(name);
+        if (!m)
+            return usage_error(command, fmt::format("--method: unknown method '{}' (use characteristics or finite-difference)", name));
+        solver.method = *m;
+    }
+    if (vm.count("end-time")) {
+        const double t = vm["end-time"].as<double>();
+        if (!std::isfinite(t) || t <= 0) return usage_error(command, fmt::format("--end-time: must be finite and > 0, got {}", t));
+        solver.end_time = t;
+    }
+    if (vm.count("cells")) {
+        const long long n = vm["cells"].as<long long>();
+        if (n <= 0 || static_cast<unsigned long long>(n) > largest_cells)
+            return usage_error(command, fmt::format("--cells: must be between 1 and {}, got {}", largest_cells, n));
+        solver.cells = static_cast<std::size_t>(n);
+    }
+    if (vm.count("drop-tolerance")) {
+        const double d = vm["drop-tolerance"].as<double>();
+        if (!std::isfinite(d) || d < 0 || d >= 1)
+            return usage_error(command, fmt::format("--drop-tolerance: must be in [0, 1), got {}", d));
+        solver.drop_tolerance = d;
+    }
+    if (vm.count("max-events")) {
+        const long long n = vm["max-events"].as<long long>();
+        if (n <= 0 || static_cast<unsigned long long>(n) > largest_max_events)
+            return usage_error(command, fmt::format("--max-events: must be between 1 and {}, got {}", largest_max_events, n));
+        solver.max_events = static_cast<std::size_t>(n);
+    }
+    return std::nullopt;
+}
+
+ProgressReporter::ProgressReporter(std::string command)
+    : command_(std::move(command)), start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+std::function<void(double, std::size_t)> ProgressReporter::callback() {
+    return [this](double t, std::size_t events) { show(fmt::format("t = {:.6g}, {} events", t, events)); };
+}
+
+void ProgressReporter::report(std::size_t done, std::size_t total) {
+    show(fmt::format("{}/{} ({:.0f}%)", done, total, total ? 100.0 * done / total : 100.0));
+}
+
+void ProgressReporter::show(const std::string& text) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    shown_ = true;
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    fmt::print(stderr, "\rrodcollide {}: {} [{:.1f} s]\x1b[K", command_, text, elapsed);
+    std::fflush(stderr);
+}
+
+void ProgressReporter::finish() {
+    if (shown_) fmt::print(stderr, "\r\x1b[K");
+    shown_ = false;
+}
+
+}  // namespace rodcollide::cli

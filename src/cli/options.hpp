@@ -1,0 +1,58 @@
+// Command-line plumbing shared by the subcommands: option parsing with one-line errors, the
+// solver flags that override a case file's [solver] table, and progress on stderr.
+#pragma once
+
+#include "rodcollide/solver_options.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rodcollide::cli {
+
+/// Parses args into vm. On a bad command line prints one line and returns exit_bad_input.
+std::optional<int> parse_command_line(const std::string& command, const std::vector<std::string>& args,
+                                      const boost::program_options::options_description& options,
+                                      const boost::program_options::positional_options_description& positional,
+                                      boost::program_options::variables_map& vm);
+
+/// Prints "rodcollide COMMAND: message" and returns exit_bad_input.
+int usage_error(const std::string& command, const std::string& message);
+
+/// An options_description as help text.
+std::string to_string(const boost::program_options::options_description& options);
+
+/// --method, --end-time, --cells, --drop-tolerance, --max-events: override the case file.
+struct CommonSolverFlags {
+    void add_to(boost::program_options::options_description& options);
+    /// Validates and applies the given flags; on bad values prints one line and returns
+    /// exit_bad_input.
+    std::optional<int> apply(const std::string& command, const boost::program_options::variables_map& vm,
+                             SolverOptions& solver) const;
+};
+
+/// Shows progress on stderr once an operation has run for more than a second (never on a fast
+/// run, never into stdout).
+class ProgressReporter {
+public:
+    explicit ProgressReporter(std::string command);
+    /// A callback for SolverOptions::progress.
+    std::function<void(double, std::size_t)> callback();
+    /// Reports "done / total" for batch work (sweeps).
+    void report(std::size_t done, std::size_t total);
+    /// Clears the progress line if one was shown.
+    void finish();
+
+private:
+    void show(const std::string& text);
+    std::string command_;
+    std::chrono::steady_clock::time_point start_;
+    std::chrono::steady_clock::time_point last_;
+    bool shown_ = false;
+};
+
+}  // namespace rodcollide::cli

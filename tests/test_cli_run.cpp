@@ -1,0 +1,113 @@
+// `rodcollide run`: the table, the JSON contract, and one-line errors with exit status 2.
+#include "run_cli.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using rodcollide::testing::line_count;
+using rodcollide::testing::run_cli;
+
+namespace {
+
+/// Writes a case into a temporary file and returns its path.
+std::string temp_case(const std::string& name, const std::string& text) {
+    const auto path = std::filesystem::temp_directory_path() / ("rodcollide_cli_" + name + ".toml");
+    std::ofstream(path) << text;
+    return path.string();
+}
+
+}  // namespace
+
+TEST_CASE("run prints a table with rods, contacts, energies and the settling time", "[cli][run]") {
+    const auto r = run_cli("run cases/seed000_three_rods.toml");
+    REQUIRE(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK_THAT(r.out, Catch::Contains("settled"));
+    CHECK_THAT(r.out, Catch::Contains("impulse"));
+    CHECK_THAT(r.out, Catch::Contains("vibration"));
+    CHECK_THAT(r.out, Catch::Contains("[0, 3]"));
+}
+
+TEST_CASE("run --json prints exactly one document with the contract's keys", "[cli][run][json]") {
+    const auto r = run_cli("run cases/seed000_two_rods.toml --json");
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);  // throws if there is more than one document
+    for (const char* key : {"title", "method", "rods", "contacts", "energy", "end_time", "settled"})
+        CHECK(j.contains(key));
+    CHECK(j["method"] == "characteristics");
+    CHECK(j["settled"] == true);
+    REQUIRE(j["rods"].size() == 2);
+    for (const char* key : {"mass", "initial_velocity", "final_velocity", "vibration_energy"})
+        CHECK(j["rods"][0].contains(key));
+    CHECK(j["rods"][0]["final_velocity"].get<double>() == Approx(0).margin(1e-15));
+    CHECK(j["rods"][1]["final_velocity"].get<double>() == Approx(1));
+    CHECK(j["contacts"][0]["rods"] == nlohmann::json::array({0, 1}));
+    CHECK(j["contacts"][0]["impulse"].get<double>() == Approx(1));
+    CHECK(j["contacts"][0]["intervals"] == nlohmann::json::parse("[[0.0, 2.0]]"));
+    for (const char* key : {"initial", "final_rigid", "final_vibration", "dropped"})
+        CHECK(j["energy"].contains(key));
+    CHECK(j["end_time"].get<double>() == Approx(2));
+}
+
+TEST_CASE("run --end-time stops early with settled: false", "[cli][run]") {
+    const auto r = run_cli("run cases/seed000_two_rods.toml --json --end-time 1");
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["settled"] == false);
+    CHECK(j["end_time"].get<double>() == 1.0);
+    CHECK_THAT(r.err, Catch::Contains("not settled"));
+}
+
+TEST_CASE("run: bad case files give one line naming file, line and key, exit 2", "[cli][run][errors]") {
+    struct Bad { const char* name; const char* text; const char* expect; };
+    const Bad bad[] = {
+        {"negative_length", "[[rod]]\nlength = 1\narea = 1\ndensity = 1\nyoungs_modulus = 1\n[[rod]]\nlength = -1\narea = 1\ndensity = 1\nyoungs_modulus = 1\n",
+         ":7: rod[1].length:"},
+        {"malformed", "[[rod]\nlength = 1\n", ":1: (syntax):"},
+        {"unknown_key", "[defaults]\nlength = 1\narea = 1\ndensity = 1\nyoungs_modulus = 1\n[[rod]]\nlenght = 2\n[[rod]]\n", ":7: rod[0].lenght:"},
+        {"nan", "[defaults]\nlength = 1\narea = 1\ndensity = 1\nyoungs_modulus = 1\n[[rod]]\nvelocity = nan\n[[rod]]\n", ":7: rod[0].velocity:"},
+        {"one_rod", "[defaults]\nlength = 1\narea = 1\ndensity = 1\nyoungs_modulus = 1\n[[rod]]\n", "rod"},
+        {"first_gap", "[defaults]\nlength = 1\narea = 1\ndensity = 1\nyoungs_modulus = 1\n[[rod]]\ngap = 0.1\n[[rod]]\n", ":7: rod[0].gap:"},
+        {"wrong_type", "[defaults]\nlength = \"one\"\narea = 1\ndensity = 1\nyoungs_modulus = 1\n[[rod]]\n[[rod]]\n", ":2: defaults.length:"},
+        {"missing", "[defaults]\narea = 1\ndensity = 1\nyoungs_modulus = 1\n[[rod]]\n[[rod]]\n", "length"},
+        {"bad_method", "[defaults]\nlength = 1\narea = 1\ndensity = 1\nyoungs_modulus = 1\n[[rod]]\n[[rod]]\n[solver]\nmethod = \"magic\"\n", ":9: solver.method:"},
+    };
+    for (const Bad& b : bad) {
+        INFO(b.name);
+        const std::string path = temp_case(b.name, b.text);
+        const auto r = run_cli("run '" + path + "' --json");
+        CHECK(r.status == 2);
+        CHECK(r.out.empty());
+        CHECK(line_count(r.err) == 1);
+        CHECK_THAT(r.err, Catch::StartsWith(path));
+        CHECK_THAT(r.err, Catch::Contains(b.expect));
+        std::filesystem::remove(path);
+    }
+}
+
+TEST_CASE("run: a missing file, bad options and unknown methods are one-line errors", "[cli][run][errors]") {
+    for (const char* args : {"run cases/does_not_exist.toml", "run", "run cases/seed000_two_rods.toml --method magic",
+                             "run cases/seed000_two_rods.toml --end-time -1", "run cases/seed000_two_rods.toml --bogus",
+                             "run cases/seed000_two_rods.toml --end-time nan", "run cases/seed000_two_rods.toml --cells 0"}) {
+        INFO(args);
+        const auto r = run_cli(args);
+        CHECK(r.status == 2);
+        CHECK(r.out.empty());
+        CHECK(line_count(r.err) == 1);
+    }
+    CHECK_THAT(run_cli("run cases/does_not_exist.toml").err, Catch::StartsWith("cases/does_not_exist.toml:0:"));
+}
+
+TEST_CASE("run --help teaches and the program lists its commands", "[cli]") {
+    const auto r = run_cli("run --help");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("--json"));
+    CHECK_THAT(r.out, Catch::Contains("example"));
+    const auto top = run_cli("--help");
+    CHECK(top.status == 0);
+    CHECK_THAT(top.out, Catch::Contains("run"));
+    CHECK(run_cli("no-such-command").status == 2);
+}
