@@ -140,6 +140,8 @@ TEST_CASE("laws: every bad input gives one line naming the option, exit 2, empty
         {"--law newton --masses 1 --velocities 1", "--masses"},                    // fewer than two balls
         {"--law newton --masses \"\" --velocities \"\"", "--masses"},
         {"--law elastic " + ok3, "--law"},                                         // unknown law
+        {"--law newton --masses 1,1e-320,1 --velocities 1,0,0", "--masses"},       // 1/m overflows
+        {"--law newton --masses 1,1,1 --velocities 1e200,0,0", "--velocities"},    // T overflows
         {"--law newton --masses 1,x,1 --velocities 1,0,0", "--masses"},            // malformed numbers
         {"--law newton --masses 1,,1 --velocities 1,0,0", "--masses"},
         {"--law newton --masses 1,1,1 --velocities 1,0,0e", "--velocities"},

@@ -37,46 +37,48 @@ std::vector<LawParameters> every_law(Eigen::Index n, RandomChains& rnd) {
     return laws;
 }
 
-}  // namespace
-
-TEST_CASE("every law: M(u+ - u-) = W Lambda, momentum conserved, gamma = W^T u", "[laws][law]") {
-    RandomChains rnd(71);
-    for (int t = 0; t < 200; ++t) {
-        const int n = rnd.integer(2, 8);
+// Calls check(p, im, u, rnd) for every law on `chains` random chains of 2 to max_n bodies.
+template <class Check>
+void for_every_law(std::uint64_t seed, int chains, int max_n, Check check) {
+    RandomChains rnd(seed);
+    for (int t = 0; t < chains; ++t) {
+        const int n = rnd.integer(2, max_n);
         const ImpactMatrices im = impact_matrices(rnd.masses(n));
         const Eigen::VectorXd u = rnd.velocities(n);
         for (const LawParameters& p : every_law(n, rnd)) {
-            const LawResult r = apply_law(p, im, u);
             INFO(p.law);
-            const double scale = im.masses.maxCoeff() * (1 + u.lpNorm<Eigen::Infinity>());
-            CHECK((im.M * (r.velocities_post - u) - im.W * r.impulses).lpNorm<Eigen::Infinity>() < 1e-13 * scale);
-            CHECK(r.impact_equation_residual < 1e-13);
-            CHECK(im.masses.dot(r.velocities_post) == Approx(im.masses.dot(u)).margin(1e-13 * scale));
-            CHECK((r.gamma_pre - im.W.transpose() * u).norm() < 1e-14);
-            CHECK((r.gamma_post - im.W.transpose() * r.velocities_post).norm() < 1e-14);
-            CHECK(r.energy_pre == Approx(0.5 * u.dot(im.M * u)));
-            CHECK(r.energy_ratio == Approx(r.energy_post / r.energy_pre));
-            CHECK(r.law == p.law);
+            check(p, im, u, rnd);
         }
     }
 }
 
+}  // namespace
+
+TEST_CASE("every law: M(u+ - u-) = W Lambda, momentum conserved, gamma = W^T u", "[laws][law]") {
+    for_every_law(71, 200, 8, [](const LawParameters& p, const ImpactMatrices& im, const Eigen::VectorXd& u, RandomChains&) {
+        const LawResult r = apply_law(p, im, u);
+        const double scale = im.masses.maxCoeff() * (1 + u.lpNorm<Eigen::Infinity>());
+        CHECK((im.M * (r.velocities_post - u) - im.W * r.impulses).lpNorm<Eigen::Infinity>() < 1e-13 * scale);
+        CHECK(r.impact_equation_residual < 1e-13);
+        CHECK(im.masses.dot(r.velocities_post) == Approx(im.masses.dot(u)).margin(1e-13 * scale));
+        CHECK((r.gamma_pre - im.W.transpose() * u).norm() < 1e-14);
+        CHECK((r.gamma_post - im.W.transpose() * r.velocities_post).norm() < 1e-14);
+        CHECK(r.energy_pre == Approx(0.5 * u.dot(im.M * u)));
+        CHECK(r.energy_ratio == Approx(r.energy_post / r.energy_pre));
+        CHECK(r.law == p.law);
+    });
+}
+
 TEST_CASE("every law depends on gamma- only: a common velocity is carried along", "[laws][law]") {
-    RandomChains rnd(72);
-    for (int t = 0; t < 50; ++t) {
-        const int n = rnd.integer(2, 6);
-        const ImpactMatrices im = impact_matrices(rnd.masses(n));
-        const Eigen::VectorXd u = rnd.velocities(n);
+    for_every_law(72, 50, 6, [](const LawParameters& p, const ImpactMatrices& im, const Eigen::VectorXd& u, RandomChains& rnd) {
         const double drift = rnd.uniform(-5, 5);
-        for (const LawParameters& p : every_law(n, rnd)) {
-            const LawResult a = apply_law(p, im, u);
-            const LawResult b = apply_law(p, im, (u.array() + drift).matrix());
-            CHECK(((b.velocities_post.array() - drift).matrix() - a.velocities_post).norm() < 1e-12);
-            CHECK((b.impulses - a.impulses).norm() < 1e-12 * im.masses.maxCoeff());
-            // contact_map is the same law on gamma alone.
-            CHECK((contact_map(p, im)(a.gamma_pre) - a.gamma_post).norm() < 1e-12);
-        }
-    }
+        const LawResult a = apply_law(p, im, u);
+        const LawResult b = apply_law(p, im, (u.array() + drift).matrix());
+        CHECK(((b.velocities_post.array() - drift).matrix() - a.velocities_post).norm() < 1e-12);
+        CHECK((b.impulses - a.impulses).norm() < 1e-12 * im.masses.maxCoeff());
+        // contact_map is the same law on gamma alone.
+        CHECK((contact_map(p, im)(a.gamma_pre) - a.gamma_post).norm() < 1e-12);
+    });
 }
 
 TEST_CASE("velocities_with_contact_velocities inverts W^T", "[laws][law]") {

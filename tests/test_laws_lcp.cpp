@@ -6,35 +6,13 @@
 
 #include <catch2/catch.hpp>
 
-#include <stdexcept>
 
 using namespace rodcollide;
 using namespace rodcollide::laws;
 using rodcollide::testing::RandomChains;
+using rodcollide::testing::enumerate_lcp;
 
 namespace {
-
-// The unique solution of a P-matrix LCP, found by trying every basis (2^n linear solves).
-Eigen::VectorXd enumerate_lcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& q) {
-    const int n = static_cast<int>(q.size());
-    for (unsigned mask = 0; mask < (1u << n); ++mask) {
-        std::vector<int> b;
-        for (int i = 0; i < n; ++i)
-            if (mask & (1u << i)) b.push_back(i);
-        Eigen::MatrixXd Abb(b.size(), b.size());
-        Eigen::VectorXd qb(b.size());
-        for (std::size_t r = 0; r < b.size(); ++r) {
-            qb[r] = q[b[r]];
-            for (std::size_t c = 0; c < b.size(); ++c) Abb(r, c) = A(b[r], b[c]);
-        }
-        Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
-        const Eigen::VectorXd zb = Abb.fullPivLu().solve(-qb);
-        for (std::size_t r = 0; r < b.size(); ++r) z[b[r]] = zb[r];
-        const Eigen::VectorXd w = A * z + q;
-        if ((z.array() >= -1e-12).all() && (w.array() >= -1e-12).all()) return z;
-    }
-    throw std::logic_error("enumerate_lcp: no complementary basis is feasible");
-}
 
 void check_solution(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, const LcpSolution& s) {
     const double scale = q.lpNorm<Eigen::Infinity>();

@@ -14,31 +14,15 @@
 using namespace rodcollide;
 using namespace rodcollide::laws;
 using rodcollide::testing::RandomChains;
+using rodcollide::testing::enumerate_lcp;
+using rodcollide::testing::subset;
 
 namespace {
 
-// prox^P_{R+^k}(z) = argmin_{x >= 0} |x - z|_P by enumeration of the free set S: P (x - z) = mu
-// with mu_S = 0, x_notS = 0, feasible when x >= 0 and mu >= 0 (seed 002 eq. 36-37).
+// prox^P_{R+^k}(z) = argmin_{x >= 0} |x - z|_P (seed 002 eqs 36-37): x >= 0, P (x - z) >= 0,
+// complementary, i.e. the LCP (P, -P z), solved here by enumerating every free set.
 Eigen::VectorXd prox_orthant(const Eigen::MatrixXd& P, const Eigen::VectorXd& z) {
-    const int n = static_cast<int>(z.size());
-    for (unsigned mask = 0; mask < (1u << n); ++mask) {
-        std::vector<int> S;
-        for (int i = 0; i < n; ++i)
-            if (mask & (1u << i)) S.push_back(i);
-        const Eigen::VectorXd Pz = P * z;
-        Eigen::MatrixXd PSS(S.size(), S.size());
-        Eigen::VectorXd rhs(S.size());
-        for (std::size_t r = 0; r < S.size(); ++r) {
-            rhs[r] = Pz[S[r]];
-            for (std::size_t c = 0; c < S.size(); ++c) PSS(r, c) = P(S[r], S[c]);
-        }
-        const Eigen::VectorXd xS = PSS.ldlt().solve(rhs);
-        Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
-        for (std::size_t r = 0; r < S.size(); ++r) x[S[r]] = xS[r];
-        const Eigen::VectorXd mu = P * (x - z);
-        if ((x.array() >= -1e-12).all() && (mu.array() >= -1e-12).all()) return x;
-    }
-    throw std::logic_error("prox_orthant: no feasible free set");
+    return enumerate_lcp(P, -P * z);
 }
 
 // prox^M_{T_C}(u) with T_C = {v : W^T v >= 0}, by enumeration of the active constraints A:
@@ -47,11 +31,7 @@ Eigen::VectorXd prox_tangent_cone(const ImpactMatrices& im, const Eigen::VectorX
     const int k = static_cast<int>(im.W.cols());
     const Eigen::MatrixXd Minv = im.masses.cwiseInverse().asDiagonal();
     for (unsigned mask = 0; mask < (1u << k); ++mask) {
-        std::vector<int> A;
-        for (int i = 0; i < k; ++i)
-            if (mask & (1u << i)) A.push_back(i);
-        Eigen::MatrixXd WA(im.W.rows(), A.size());
-        for (std::size_t c = 0; c < A.size(); ++c) WA.col(c) = im.W.col(A[c]);
+        const Eigen::MatrixXd WA = im.W(Eigen::all, subset(mask, k));
         const Eigen::VectorXd mu = (WA.transpose() * Minv * WA).ldlt().solve(-WA.transpose() * u);
         const Eigen::VectorXd v = u + Minv * WA * mu;
         if ((mu.array() >= -1e-12).all() && ((im.W.transpose() * v).array() >= -1e-12).all()) return v;
@@ -104,10 +84,7 @@ TEST_CASE("Newton with one eps per contact: complementarity 0 <= Lambda ⊥ gamm
           "[laws][newton]") {
     RandomChains rnd(42);
     for (int t = 0; t < 400; ++t) {
-        const int n = rnd.integer(2, 9);
-        const ImpactMatrices im = impact_matrices(rnd.masses(n));
-        const Eigen::VectorXd u = t % 2 ? rnd.velocities(n) : rnd.approaching_velocities(n);
-        const Eigen::VectorXd eps = rnd.vector(n - 1, 0, 1);
+        const auto [im, u, eps] = rnd.impact(t, 9);
         const LawResult r = newton_law(im, u, eps);
         const Eigen::VectorXd xi = r.gamma_post + eps.cwiseProduct(r.gamma_pre);
         const double p = im.masses.maxCoeff();

@@ -16,10 +16,7 @@ TEST_CASE("Poisson: compression and expansion phases satisfy their complementari
           "[laws][poisson]") {
     RandomChains rnd(51);
     for (int t = 0; t < 400; ++t) {
-        const int n = rnd.integer(2, 8);
-        const ImpactMatrices im = impact_matrices(rnd.masses(n));
-        const Eigen::VectorXd u = t % 2 ? rnd.velocities(n) : rnd.approaching_velocities(n);
-        const Eigen::VectorXd eps = rnd.vector(n - 1, 0, 1);
+        const auto [im, u, eps] = rnd.impact(t, 8);
         const Eigen::VectorXd gamma_pre = contact_velocities(u);
         const PoissonImpulses p = poisson_impulses(im, gamma_pre, eps);
         const double tol = 1e-12 * im.masses.maxCoeff();

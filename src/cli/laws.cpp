@@ -90,7 +90,7 @@ po::options_description option_descriptions() {
         ("law", po::value<std::string>()->value_name("LAW"),
          "sequential | newton | poisson | kinematic (required)")
         ("masses", po::value<std::string>()->value_name("M1,M2,..."),
-         "masses m_i > 0 [kg] of the balls, left to right, at least 2 (required)")
+         "masses m_i > 0 [kg] of the balls, left to right, 2 to 1000 balls (required)")
         ("velocities", po::value<std::string>()->value_name("U1,U2,..."),
          "pre-impact velocities u-_i [m/s], one per ball (required)")
         ("restitution", po::value<std::string>()->value_name("E | E1,E2,..."),
@@ -169,11 +169,16 @@ Request parse_request(const po::variables_map& vm) {
     const Eigen::Index n = q.masses.size();
     if (n < 2) throw BadInput(fmt::format("--masses: need at least 2 balls, got {}", n));
     if (n > max_balls) throw BadInput(fmt::format("--masses: at most {} balls, got {}", max_balls, n));
-    for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index i = 0; i < n; ++i) {
         if (q.masses[i] <= 0)
             throw BadInput(fmt::format("--masses: ball {} has mass {}; masses must be > 0", i + 1, q.masses[i]));
+        if (!std::isfinite(1 / q.masses[i]))  // G = W^T M^-1 W must be representable
+            throw BadInput(fmt::format("--masses: ball {} has mass {}, too small (1/m overflows)", i + 1, q.masses[i]));
+    }
     if (q.velocities.size() != n)
         throw BadInput(fmt::format("--velocities: {} values for {} masses", q.velocities.size(), n));
+    if (!std::isfinite(kinetic_energy(q.masses, q.velocities)))
+        throw BadInput("--velocities: the kinetic energy overflows; choose smaller units");
     if (vm.count("restitution")) q.law.restitution = parse_list(vm["restitution"].as<std::string>(), "restitution");
     if (vm.count("restitution-matrix"))
         q.law.restitution_matrix = parse_matrix(vm["restitution-matrix"].as<std::string>(), "restitution-matrix");

@@ -39,7 +39,9 @@ LcpSolution solve_lcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& q) {
     const double tol = 1e-13 * scale;
 
     std::vector<bool> basic(n);
-    for (Eigen::Index i = 0; i < n; ++i) basic[i] = q[i] < 0;  // warm start: z > 0 where q < 0
+    // Warm start: z free wherever q <= 0. Exact at once when A^-1 >= 0 entrywise and q <= 0, as
+    // for a chain's Delassus matrix (a Stieltjes matrix) with every contact approaching or at rest.
+    for (Eigen::Index i = 0; i < n; ++i) basic[i] = q[i] <= 0;
     std::size_t best = static_cast<std::size_t>(n) + 1;
     int tries = 0;
     const long long cap = pivot_cap(n);
@@ -47,18 +49,10 @@ LcpSolution solve_lcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& q) {
         std::vector<Eigen::Index> b;
         for (Eigen::Index i = 0; i < n; ++i)
             if (basic[i]) b.push_back(i);
-        const auto nb = static_cast<Eigen::Index>(b.size());
-        Eigen::MatrixXd Abb(nb, nb);
-        Eigen::VectorXd qb(nb);
-        for (Eigen::Index r = 0; r < nb; ++r) {
-            qb[r] = q[b[r]];
-            for (Eigen::Index c = 0; c < nb; ++c) Abb(r, c) = A(b[r], b[c]);
-        }
-        const Eigen::VectorXd zb = nb ? Eigen::VectorXd(Abb.partialPivLu().solve(-qb)) : Eigen::VectorXd();
-        if (!zb.allFinite())
-            throw std::runtime_error("solve_lcp: singular principal submatrix (A is not a P-matrix)");
         s.z.setZero();
-        for (Eigen::Index r = 0; r < nb; ++r) s.z[b[r]] = zb[r];
+        if (!b.empty()) s.z(b) = Eigen::VectorXd(A(b, b).partialPivLu().solve(-q(b)));
+        if (!s.z.allFinite())
+            throw std::runtime_error("solve_lcp: singular principal submatrix (A is not a P-matrix)");
         s.w = A * s.z + q;
         for (Eigen::Index i : b) s.w[i] = 0;
 

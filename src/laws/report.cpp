@@ -150,7 +150,7 @@ std::string format_table(const PropertyReport& r) {
                      "non-expansive in G^-1 metric", yes_no(r.non_expansive.holds), r.non_expansive.max_ratio,
                      r.non_expansive.pairs, vec(r.non_expansive.gamma_a), vec(r.non_expansive.gamma_b));
     s += fmt::format("  {:<32} {:<4} smallest -dLambda.dgamma_bar/|dgamma-|^2 {:.6g}\n",
-                     "monotone (-Lambda in H(gamma_bar))", yes_no(r.monotone.holds), r.monotone.min_value);
+                     "monotone H(gamma_bar) = -Lambda", yes_no(r.monotone.holds), r.monotone.min_value);
     s += fmt::format("  {:<32} {:<4} worst cycle value {:.6g} J (relative {:.6g}) over {} cycles: {}\n",
                      "cyclically monotone", yes_no(c.holds), c.worst_value, c.worst_relative, c.cycles,
                      fmt::join(cycle, " -> "));
