@@ -13,7 +13,7 @@ namespace rodcollide::laws {
 struct LcpSolution {
     Eigen::VectorXd z;  ///< the unknown (an impulse in this project) [same unit as q / A]
     Eigen::VectorXd w;  ///< A z + q [same unit as q]
-    int pivots = 0;     ///< number of principal pivots (basis changes) performed
+    int pivots = 0;     ///< pivoting steps (a block step exchanges several indices at once)
 };
 
 /// Solves the LCP by block principal pivoting (Judice & Pires 1994): each step exchanges every
