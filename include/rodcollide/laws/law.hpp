@@ -1,0 +1,50 @@
+// One entry point for every rigid impact law of this directory (sequential, newton, poisson,
+// kinematic; physics.md §3): choose a law by name with its parameters, apply it to (masses, u-),
+// or turn it into a black-box map gamma- -> gamma+ for properties.hpp.
+#pragma once
+
+#include "rodcollide/impact_matrices.hpp"
+#include "rodcollide/laws/law_result.hpp"
+#include "rodcollide/laws/properties.hpp"
+#include "rodcollide/laws/sequential.hpp"
+
+#include <Eigen/Dense>
+
+#include <string>
+#include <vector>
+
+namespace rodcollide::laws {
+
+/// A law and its parameters, as the `laws` command takes them.
+struct LawParameters {
+    std::string law = "newton";  ///< one of law_names()
+    /// Restitution (dimensionless). Empty: the default, 1 (elastic) for newton and poisson,
+    /// E_n = I for kinematic. One entry: a global eps. n-1 entries: one per contact (newton,
+    /// poisson: each in [0, 1]; kinematic: E_n = diag(entries), any finite value).
+    Eigen::VectorXd restitution;
+    /// kinematic only: the full (n-1) x (n-1) matrix E_n (then restitution must be empty).
+    Eigen::MatrixXd restitution_matrix;
+    /// sequential only.
+    SequentialOptions sequential;
+};
+
+/// "sequential", "newton", "poisson", "kinematic".
+const std::vector<std::string>& law_names();
+
+/// Checks the parameters for a chain of `balls` bodies. Throws std::invalid_argument whose
+/// message starts with the parameter's name ("law: ...", "restitution: ...",
+/// "restitution-matrix: ...", "max_impacts: ...").
+void validate_law_parameters(const LawParameters& p, Eigen::Index balls);
+
+/// Applies the law to pre-impact velocities u- [m/s] (one per mass of im). Validates first.
+LawResult apply_law(const LawParameters& p, const ImpactMatrices& im, const Eigen::VectorXd& u_pre);
+
+/// A velocity vector with these contact velocities: u_1 = 0, u_{k+1} = u_k + gamma_k [m/s].
+/// Every law here depends on gamma- only (Galilean invariance), so this lift is enough.
+Eigen::VectorXd velocities_with_contact_velocities(const Eigen::VectorXd& gamma);
+
+/// The law as a map gamma- -> gamma+ for check_properties (validated once, here). For the
+/// sequential law the map throws std::runtime_error if the impact cap is hit.
+ContactMap contact_map(const LawParameters& p, const ImpactMatrices& im);
+
+}  // namespace rodcollide::laws

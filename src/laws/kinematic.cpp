@@ -1,0 +1,34 @@
+// Seed 003's kinematic restitution law with a restitution matrix E_n and normalisation D (§2.2, §7).
+#include "rodcollide/laws/kinematic.hpp"
+
+#include "validate.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace rodcollide::laws {
+
+Eigen::VectorXd kinematic_normalisation(const ImpactMatrices& im) {
+    return im.G.diagonal().cwiseSqrt();
+}
+
+LawResult kinematic_law(const ImpactMatrices& im, const Eigen::VectorXd& u_pre,
+                        const Eigen::MatrixXd& restitution_matrix) {
+    detail::require_velocities(im, u_pre);
+    const Eigen::Index contacts = im.masses.size() - 1;
+    if (restitution_matrix.rows() != contacts || restitution_matrix.cols() != contacts)
+        throw std::invalid_argument(fmt::format("restitution-matrix: must be {0}x{0} for {0} contacts, got {1}x{2}",
+                                                contacts, restitution_matrix.rows(), restitution_matrix.cols()));
+    if (!restitution_matrix.allFinite())
+        throw std::invalid_argument("restitution-matrix: entries must be finite");
+    const Eigen::VectorXd D = kinematic_normalisation(im);
+    const Eigen::VectorXd gamma_pre = contact_velocities(u_pre);
+    const Eigen::VectorXd normal_pre = gamma_pre.cwiseQuotient(D);
+    const Eigen::VectorXd normal_post = -restitution_matrix * normal_pre;
+    const Eigen::VectorXd impulses =
+        impulses_from_contact_velocities(im, gamma_pre, D.cwiseProduct(normal_post));
+    return make_law_result("kinematic", im, u_pre, velocities_after(im, u_pre, impulses), impulses);
+}
+
+}  // namespace rodcollide::laws
