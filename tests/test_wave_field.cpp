@@ -1,0 +1,60 @@
+// StepFunction and WaveField: piecewise-constant histories, integrals, discarding, point states
+// and front segments (seed 000 Fig. 6a geometry).
+#include "chain_builders.hpp"
+#include "rodcollide/characteristics.hpp"
+#include "rodcollide/wave_field.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace rodcollide;
+
+TEST_CASE("StepFunction: values, integrals, and forgetting old pieces", "[wave_field]") {
+    StepFunction f(1.0);
+    f.push(1.0, 3.0);
+    f.push(2.5, -1.0);
+    CHECK(f.at(0.0) == 1.0);
+    CHECK(f.at(1.0) == 3.0);  // a jump belongs to the piece it starts
+    CHECK(f.at(2.4) == 3.0);
+    CHECK(f.at(7.0) == -1.0);
+    CHECK(f.integral(0.5, 3.0) == Approx(0.5 * 1 + 1.5 * 3 + 0.5 * -1));
+    CHECK(f.integral_of_square(0.5, 3.0) == Approx(0.5 * 1 + 1.5 * 9 + 0.5 * 1));
+    CHECK_THROWS(f.push(2.0, 0.0));
+    CHECK(f.discard_before(1) == 1);
+    CHECK(f.first() == 1);
+    CHECK(f.size() == 3);
+    CHECK(f.value(2) == -1.0);
+    CHECK(f.at(-10.0) == 3.0);  // the oldest kept piece now extends to -inf
+    CHECK(f.index_at(3.0) == 2);
+}
+
+TEST_CASE("fronts of seed 000 Fig. 6(a): endpoints in the x-t plane", "[wave_field][seed000]") {
+    const auto s = solve_characteristics(testing::identical_rods({1, 0}), {});
+    const auto fronts = s.field.fronts(2.0);
+    // At t = 0 the contact at x = 1 emits a front into each rod; they reflect at the free ends
+    // x = 0 and x = 2 at t = 1 and come back to the contact at t = 2.
+    auto has = [&](double x0, double t0, double x1, double t1) {
+        for (const FrontSegment& f : fronts)
+            if (std::abs(f.x0 - x0) < 1e-12 && std::abs(f.t0 - t0) < 1e-12 && std::abs(f.x1 - x1) < 1e-12 &&
+                std::abs(f.t1 - t1) < 1e-12)
+                return true;
+        return false;
+    };
+    CHECK(has(1, 0, 0, 1));
+    CHECK(has(1, 0, 2, 1));
+    CHECK(has(0, 1, 1, 2));
+    CHECK(has(2, 1, 1, 2));
+    CHECK(fronts.size() == 4);
+    // With a visual threshold above every jump, nothing is drawn.
+    CHECK(s.field.fronts(2.0, 10.0).empty());
+}
+
+TEST_CASE("state_at uses the right rod at a rod boundary and rod-local states inside", "[wave_field]") {
+    const auto s = solve_characteristics(testing::identical_rods({1, 0}), {});
+    CHECK(s.field.rod_at(0.999) == 0);
+    CHECK(s.field.rod_at(1.0) == 1);
+    CHECK(s.field.state(0, 0.9, 0.5).velocity == Approx(0.5));
+    CHECK(s.field.state_at(1.9, 0.5).velocity == 0.0);
+    // Momentum and energy of the rods from their histories.
+    CHECK(s.field.momentum(0, 0.0) == Approx(1.0));
+    CHECK(s.field.energy(1, 0.5) == Approx(0.5 * 0.5 * 0.5 * 0.5 + 0.5 * 0.25 * 0.5));
+}
