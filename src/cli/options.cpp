@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <unistd.h>
 
 namespace rodcollide::cli {
 
@@ -94,10 +95,17 @@ void ProgressReporter::report(std::size_t done, std::size_t total) {
 void ProgressReporter::show(const std::string& text) {
     const auto now = std::chrono::steady_clock::now();
     if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(200)) return;
-    last_ = now;
-    shown_ = true;
     const double elapsed = std::chrono::duration<double>(now - start_).count();
-    fmt::print(stderr, "\rrodcollide {}: {} [{:.1f} s]\x1b[K", command_, text, elapsed);
+    if (::isatty(STDERR_FILENO)) {
+        // One line, rewritten in place.
+        fmt::print(stderr, "\rrodcollide {}: {} [{:.1f} s]\x1b[K", command_, text, elapsed);
+        shown_ = true;
+    } else {
+        // Logs get a line every few seconds instead of control characters.
+        if (now - last_ < std::chrono::seconds(5) && last_ != start_) return;
+        fmt::print(stderr, "rodcollide {}: {} [{:.1f} s]\n", command_, text, elapsed);
+    }
+    last_ = now;
     std::fflush(stderr);
 }
 
