@@ -1,6 +1,7 @@
 // `rodcollide laws`: parses options, applies one rigid impact law (include/rodcollide/laws/) to a
 // chain of touching balls, optionally checks the law's properties, and prints a table or JSON.
 #include "command.hpp"
+#include "options.hpp"
 
 #include "rodcollide/impact_matrices.hpp"
 #include "rodcollide/laws/law.hpp"
@@ -36,23 +37,6 @@ struct BadInput : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t");
-    if (b == std::string::npos) return "";
-    return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    for (;;) {
-        const std::size_t end = s.find(sep, start);
-        parts.push_back(trim(s.substr(start, end - start)));
-        if (end == std::string::npos) return parts;
-        start = end + 1;
-    }
-}
-
 double parse_number(const std::string& text, const std::string& option) {
     double x = 0;
     const char* end = text.data() + text.size();
@@ -64,7 +48,7 @@ double parse_number(const std::string& text, const std::string& option) {
 }
 
 Eigen::VectorXd parse_list(const std::string& text, const std::string& option) {
-    const std::vector<std::string> parts = split(text, ',');
+    const std::vector<std::string> parts = split_list(text, ',');
     Eigen::VectorXd v(static_cast<Eigen::Index>(parts.size()));
     for (std::size_t i = 0; i < parts.size(); ++i) v[static_cast<Eigen::Index>(i)] = parse_number(parts[i], option);
     return v;
@@ -72,7 +56,7 @@ Eigen::VectorXd parse_list(const std::string& text, const std::string& option) {
 
 Eigen::MatrixXd parse_matrix(const std::string& text, const std::string& option) {
     std::vector<Eigen::VectorXd> rows;
-    for (const std::string& row : split(text, ';')) rows.push_back(parse_list(row, option));
+    for (const std::string& row : split_list(text, ';')) rows.push_back(parse_list(row, option));
     Eigen::MatrixXd m(static_cast<Eigen::Index>(rows.size()), rows.front().size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         if (rows[i].size() != m.cols())

@@ -31,6 +31,21 @@ int usage_error(const std::string& command, const std::string& message) {
     return exit_bad_input;
 }
 
+std::vector<std::string> split_list(const std::string& text, char separator) {
+    auto trim = [](const std::string& s) {
+        const auto b = s.find_first_not_of(" \t");
+        return b == std::string::npos ? std::string() : s.substr(b, s.find_last_not_of(" \t") - b + 1);
+    };
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t end = text.find(separator, start);
+        parts.push_back(trim(text.substr(start, end - start)));
+        if (end == std::string::npos) return parts;
+        start = end + 1;
+    }
+}
+
 std::string to_string(const po::options_description& options) {
     std::ostringstream s;
     s << options;

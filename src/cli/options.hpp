@@ -23,6 +23,10 @@ std::optional<int> parse_command_line(const std::string& command, const std::vec
 /// Prints "rodcollide COMMAND: message" and returns exit_bad_input.
 int usage_error(const std::string& command, const std::string& message);
 
+/// "a, b,c" -> {"a", "b", "c"}: the parts between separators, blanks trimmed (empty parts kept,
+/// so that callers can refuse them).
+std::vector<std::string> split_list(const std::string& text, char separator = ',');
+
 /// An options_description as help text.
 std::string to_string(const boost::program_options::options_description& options);
 

@@ -24,7 +24,8 @@ double energy_ratio(double energy_pre, double energy_post) {
 }
 
 LawResult make_law_result(std::string law, const ImpactMatrices& im, const Eigen::VectorXd& u_pre,
-                          const Eigen::VectorXd& u_post, const Eigen::VectorXd& impulses) {
+                          const Eigen::VectorXd& u_post, const Eigen::VectorXd& impulses,
+                          double tolerance) {
     LawResult r;
     r.law = std::move(law);
     r.masses = im.masses;
@@ -40,7 +41,7 @@ LawResult make_law_result(std::string law, const ImpactMatrices& im, const Eigen
     const double v_ref = std::max({u_pre.lpNorm<Eigen::Infinity>(), u_post.lpNorm<Eigen::Infinity>(),
                                    r.gamma_pre.lpNorm<Eigen::Infinity>()});
     const double p_ref = im.masses.maxCoeff() * v_ref;
-    const double tol = consistency_tolerance;
+    const double tol = tolerance;
     r.consistency.kinematic = (r.gamma_post.array() >= -tol * v_ref).all();
     r.consistency.kinetic = (impulses.array() >= -tol * p_ref).all();
     r.consistency.energetic =

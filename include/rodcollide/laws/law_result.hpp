@@ -58,9 +58,12 @@ struct LawResult {
 };
 
 /// Builds the result from what a law computed (u+ and Lambda) and fills in gamma+-, energies,
-/// the ratio, the residual and the flags. u_pre, u_post: n entries; impulses: n-1.
+/// the ratio, the residual and the flags. u_pre, u_post: n entries; impulses: n-1. `tolerance`
+/// is the flags' relative slack (see consistency_tolerance); a coarser one suits an outcome known
+/// only to a solver's accuracy (the comparison module's wave outcome).
 LawResult make_law_result(std::string law, const ImpactMatrices& im, const Eigen::VectorXd& u_pre,
-                          const Eigen::VectorXd& u_post, const Eigen::VectorXd& impulses);
+                          const Eigen::VectorXd& u_post, const Eigen::VectorXd& impulses,
+                          double tolerance = consistency_tolerance);
 
 /// u+ = u- + M^-1 W Lambda [m/s]: the impact equation solved for u+ (seed 000 eq. 1).
 Eigen::VectorXd velocities_after(const ImpactMatrices& im, const Eigen::VectorXd& u_pre,

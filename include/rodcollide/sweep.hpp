@@ -1,0 +1,155 @@
+// Impact-map sweeps for three-rod chains (issue 5 §2; seed 000 §3-4, Fig. 4a): the rods of a case,
+// touching, start with the velocities of gamma- = (cos theta, sin theta) for N directions theta
+// around the whole circle (lifted as u = (0, gamma1, gamma1+gamma2): the wave map is Galilean
+// invariant). Each is solved with the wave solver, and gamma+ is compared with the Sequential
+// Impact Law (and other laws on request). The sweep reports the largest error in each of the six
+// cones of seed 000 Fig. 4a, and the empirical cone map: the angular ranges where the wave map is
+// linear, with their matrices, compared with seed 000's cones and Q matrices (eq. 23).
+#pragma once
+
+#include "rodcollide/chain.hpp"
+#include "rodcollide/laws/sequential.hpp"
+#include "rodcollide/solver_options.hpp"
+
+#include <Eigen/Dense>
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rodcollide {
+
+// ---- Options ----------------------------------------------------------------------------------
+
+/// Most directions a sweep accepts: bounded work (a few seconds for three identical rods on two
+/// cores) and memory (~100 bytes per direction and law).
+inline constexpr std::size_t max_sweep_directions = 1'000'000;
+
+/// Part k of n of a sweep (1 <= k <= n <= directions): the contiguous block of direction indices
+/// [(k-1) N / n, k N / n). The CSVs of shards 1..n, concatenated in order, are the full CSV (only
+/// shard 1 writes the header).
+struct Shard {
+    std::size_t index = 1;  ///< k, from 1
+    std::size_t count = 1;  ///< n
+};
+
+struct SweepOptions {
+    std::size_t directions = 360;  ///< N, >= 1
+    /// Laws compared with the wave map (laws::law_names()); the first is the reference of the
+    /// cone errors' summary. Default: the Sequential Impact Law.
+    std::vector<std::string> laws = {"sequential"};
+    /// newton, poisson: global eps; kinematic: E_n = e I (default 1); sequential: none.
+    std::optional<double> restitution;
+    Shard shard;
+    /// Worker threads; 0 = one per hardware thread.
+    unsigned threads = 0;
+    /// Two secant matrices of the wave map agree when max |J_a - J_b| <= tolerance * max(1, |J|).
+    /// Unset: 1e-9 for the exact solver (its rounding, amplified by 1/sin(2 pi / N), stays far
+    /// below), 1e-2 for finite differences.
+    std::optional<double> linear_tolerance;
+    /// The wave solver; its gaps are irrelevant (the rods touch).
+    SolverOptions solver;
+    /// Called from the calling thread now and then with (directions done, directions in shard).
+    std::function<void(std::size_t, std::size_t)> progress;
+};
+
+/// Throws std::invalid_argument naming the option ("directions: ...", "shard: ...", "laws: ...",
+/// "restitution: ...", "linear-tolerance: ...", "rods: ...") if the options or the chain (which
+/// must have exactly three rods) do not fit.
+void validate(const Chain& chain, const SweepOptions& options);
+
+/// The cone of seed 000 Fig. 4a as an angular range [begin, end] [deg], begin in [0, 360), end
+/// > begin: the cone spanned by the columns of Q_i^-1 (eq. 23, property P3).
+std::pair<double, double> seed_cone_range(laws::Cone c);
+
+/// First and one-past-last direction index of a shard.
+std::pair<std::size_t, std::size_t> shard_range(std::size_t directions, const Shard& shard);
+
+/// gamma- of direction i of N: (cos, sin) of 2 pi i / N, exact at quarter turns.
+Eigen::Vector2d sweep_direction(std::size_t i, std::size_t directions);
+
+// ---- Result -----------------------------------------------------------------------------------
+
+struct SweepPoint {
+    std::size_t index = 0;          ///< i of N
+    double theta = 0;               ///< [deg], 360 i / N
+    Eigen::Vector2d gamma_pre;      ///< [m/s]
+    Eigen::Vector2d gamma_post;     ///< wave [m/s]
+    laws::Cone cone = laws::Cone::I;  ///< of gamma- (seed 000 Fig. 4a)
+    std::size_t events = 0;         ///< solver event groups
+};
+
+/// One law over the sweep: gamma+ per direction and its error against the wave map,
+/// relative_distance (compare.hpp) = ||gamma+_law - gamma+_wave||_{G^-1} / ||gamma-||_{G^-1}.
+struct SweepLaw {
+    std::string law;
+    std::vector<Eigen::Vector2d> gamma_post;  ///< per point
+    std::vector<double> error;                ///< per point [-]
+    /// Per cone of seed 000 Fig. 4a (all_cones order): largest error and where (-1 if no direction).
+    std::array<double, 6> cone_max_error{};
+    std::array<double, 6> cone_worst_theta{};
+};
+
+/// A range of directions where the wave map is linear, gamma+ = matrix gamma- (or, if !linear, a
+/// stretch between linear cones where it is not linear at the sweep's resolution).
+struct EmpiricalCone {
+    double begin = 0, end = 0;  ///< [deg], begin in [0, 360), end > begin (may exceed 360)
+    /// The boundary is where the neighbouring matrices agree (null vector of J_a - J_b, exact for a
+    /// continuous map); otherwise it is the nearest swept direction.
+    bool begin_located = false, end_located = false;
+    bool linear = true;
+    Eigen::Matrix2d matrix = Eigen::Matrix2d::Zero();  ///< linear only
+    std::size_t directions = 0;  ///< swept directions inside
+    /// The seed 000 cone holding the middle direction, whether its boundaries coincide with this
+    /// range's (to 1e-6 deg), and max |matrix - Q| (linear only).
+    laws::Cone seed_cone = laws::Cone::I;
+    bool seed_boundaries_match = false;
+    double seed_matrix_deviation = 0;
+};
+
+struct SweepResult {
+    std::string title;
+    Eigen::Vector3d masses, lengths, impedances, transit_times;  ///< of the three rods (SI)
+    std::size_t directions = 0;
+    Shard shard;
+    std::size_t first = 0, last = 0;  ///< direction indices [first, last)
+    Method method = Method::characteristics;
+    double linear_tolerance = 0;
+    std::vector<SweepPoint> points;   ///< in index order
+    std::vector<SweepLaw> laws;
+    std::vector<EmpiricalCone> cone_map;  ///< in angular order
+    std::size_t cone_directions[6] = {};  ///< swept directions per seed 000 cone
+};
+
+/// Runs the sweep on the chain's three rods (gaps ignored: the rods touch). Uses options.threads
+/// threads. Validates first; throws what solve() throws (the first error of any direction).
+SweepResult sweep(const std::string& title, const Chain& chain, const SweepOptions& options);
+
+/// The empirical cone map of points p[0..n) in angular order (`closed`: they cover the whole
+/// circle, so the last secant joins the last point to the first).
+std::vector<EmpiricalCone> empirical_cone_map(const std::vector<SweepPoint>& points, bool closed, double tolerance);
+
+// ---- Output ---------------------------------------------------------------------------------
+
+/// CSV, one line per direction: index, theta_deg, gamma1_pre, gamma2_pre, gamma1_wave, gamma2_wave,
+/// cone, events, then per law <law>_gamma1, <law>_gamma2, <law>_error; numbers with 17 digits.
+/// The header line comes only with shard 1, so shard files concatenate into the full CSV.
+std::string sweep_csv(const SweepResult& r);
+
+/// Readable report: the errors per cone and the empirical cone map.
+std::string sweep_table(const SweepResult& r);
+
+/// Summary as JSON (no per-direction data; that is the CSV).
+nlohmann::ordered_json sweep_json(const SweepResult& r);
+
+/// The empirical cone map picture (PNG or SVG by the extension of `image`): the unit circle of
+/// gamma- coloured by empirical cone with seed 000's boundaries, and the errors against theta.
+/// Writes IMAGE.dat and IMAGE.gp (gnuplot script: `gnuplot IMAGE.gp` redraws it) beside it; every
+/// file appears complete or not at all. Throws std::runtime_error on failure.
+void write_sweep_plot(const SweepResult& r, const std::filesystem::path& image);
+
+}  // namespace rodcollide

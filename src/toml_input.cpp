@@ -1,0 +1,226 @@
+// Shared TOML input helpers (see toml_input.hpp), used by the case-file and validation readers.
+#include "toml_input.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+namespace rodcollide::toml_input {
+
+namespace fs = std::filesystem;
+
+/// Largest file read (a 100,000-rod case with every key spelled out is ~15 MB); this also bounds
+/// what a path like /dev/zero can make us read.
+constexpr std::size_t max_file_bytes = std::size_t{256} << 20;
+
+std::string read_text_file(const fs::path& path, std::string_view kind) {
+    auto fail = [](const std::string& message) { throw FileError(message); };
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (status.type() == fs::file_type::not_found)
+        fail(ec == std::errc::not_a_directory ? "no such file (part of the path is not a directory)"
+                                              : "no such file");
+    if (status.type() == fs::file_type::directory) fail(fmt::format("is a directory, not {}", kind));
+    if (ec) fail(fmt::format("cannot open: {}", ec.message()));
+
+    // Pipes and devices are fine (`rodcollide run <(make_case)`), so the file is read to its end
+    // rather than sized first.
+    errno = 0;
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                               &std::fclose);
+    if (!file) fail(fmt::format("cannot open: {}", std::strerror(errno)));
+    std::string text;
+    char buffer[1 << 16];
+    while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get())) {
+        text.append(buffer, n);
+        if (text.size() > max_file_bytes)
+            fail(fmt::format("larger than {} MiB; not {}", max_file_bytes >> 20, kind));
+    }
+    if (std::ferror(file.get())) fail(fmt::format("cannot read: {}", std::strerror(errno)));
+    return text;
+}
+
+namespace {
+
+/// toml11 reports a syntax error as a banner of several lines, e.g.
+///   [error] toml::parse_array: missing array separator `,` after a value
+///    --> cases/x.toml
+///      |
+///    4 |  2x,
+///      |   ^--- should be `,`
+/// This keeps the number of the last quoted line (the culprit; the first one, if several, is
+/// context such as "array starts here") and a one-line reason from the header and the last note.
+std::pair<std::size_t, std::string> summarize_syntax_error(const toml::exception& e) {
+    std::istringstream text(e.what());
+    std::string line, header, note;
+    std::size_t line_number = e.location().line();
+    auto trim = [](std::string s) {
+        const auto b = s.find_first_not_of(" \t");
+        const auto end = s.find_last_not_of(" \t.");
+        return b == std::string::npos || end < b ? std::string() : s.substr(b, end - b + 1);
+    };
+    bool first = true;
+    while (std::getline(text, line)) {
+        if (first) {
+            first = false;
+            header = trim(line.starts_with("[error]") ? line.substr(7) : line);
+            if (header.starts_with("toml::")) {  // "toml::parse_array: reason"
+                const auto colon = header.find(':', 6);
+                header = colon == std::string::npos ? "" : trim(header.substr(colon + 1));
+            }
+            continue;
+        }
+        const std::string t = trim(line);
+        const auto bar = t.find('|');
+        if (bar == std::string::npos || t.starts_with("Hint")) continue;
+        const std::string before = trim(t.substr(0, bar));
+        if (!before.empty() && std::all_of(before.begin(), before.end(), ::isdigit)) {
+            line_number = std::stoul(before);  // " 4 |  2x,"
+        } else if (before.empty()) {           // "   |   ^--- should be `,`"
+            std::string rest = trim(t.substr(bar + 1));
+            const auto mark_end = rest.find_first_not_of("^~-");
+            if (mark_end != 0 && !rest.empty())
+                note = mark_end == std::string::npos ? "" : trim(rest.substr(mark_end));
+        }
+    }
+    if (note == "here") note.clear();
+    std::string reason = header.empty() ? note : note.empty() ? header : header + " (" + note + ")";
+    if (reason.empty()) reason = "malformed TOML";
+    std::replace(reason.begin(), reason.end(), '\n', ' ');
+    return {line_number, reason};
+}
+
+/// Optimal string alignment distance (edits and adjacent swaps), case-insensitive.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i)
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+            if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) &&
+                lower(a[i - 2]) == lower(b[j - 1]))
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+}  // namespace
+
+toml::value parse(const std::string& text, const std::string& name) {
+    std::istringstream in(text);
+    try {
+        return toml::parse(in, name);
+    } catch (const toml::exception& e) {
+        const auto [line, reason] = summarize_syntax_error(e);
+        throw SyntaxError(line, reason);
+    } catch (const std::bad_alloc&) {
+        throw;
+    } catch (const std::exception& e) {  // toml11 may throw std:: errors on odd input
+        std::string what = e.what();
+        std::replace(what.begin(), what.end(), '\n', ' ');
+        throw SyntaxError(0, what);
+    }
+}
+
+const toml::value* find(const toml::table& t, std::string_view key) {
+    const auto kv = t.find(std::string(key));
+    return kv == t.end() ? nullptr : &kv->second;
+}
+
+std::size_t line_of(const toml::value& v) { return v.location().line(); }
+
+std::string describe(const toml::value& v) {
+    switch (v.type()) {
+        case toml::value_t::boolean: return fmt::format("a boolean ({})", v.as_boolean());
+        case toml::value_t::integer: return fmt::format("an integer ({})", v.as_integer());
+        case toml::value_t::floating: return fmt::format("a float ({})", v.as_floating());
+        case toml::value_t::string: {
+            const std::string& s = v.as_string().str;
+            return s.size() <= 40 ? fmt::format("a string ({:?})", s)
+                                  : fmt::format("a string ({:?}...)", s.substr(0, 37));
+        }
+        case toml::value_t::array: return "an array";
+        case toml::value_t::table: return "a table";
+        case toml::value_t::empty: return "nothing";
+        default: return "a date or time";
+    }
+}
+
+std::optional<std::string> unrepresentable_literal(const toml::value& v) {
+    // Only clamped-looking values are re-read: location() counts lines from the file's start.
+    const bool suspect =
+        v.is_floating()
+            ? v.as_floating() == 0 ||
+                  std::abs(v.as_floating()) == std::numeric_limits<double>::max()
+            : v.as_integer() == std::numeric_limits<std::int64_t>::max() ||
+                  v.as_integer() == std::numeric_limits<std::int64_t>::min();
+    if (!suspect) return std::nullopt;
+    const toml::source_location loc = v.location();
+    if (loc.column() == 0 || loc.column() - 1 >= loc.line_str().size()) return std::nullopt;
+    std::string literal = loc.line_str().substr(loc.column() - 1, loc.region());
+    std::erase(literal, '_');
+    if (v.is_integer() && literal.find_first_of("xob") != std::string::npos) return std::nullopt;
+    errno = 0;
+    if (v.is_floating())
+        (void)std::strtod(literal.c_str(), nullptr);
+    else
+        (void)std::strtoll(literal.c_str(), nullptr, 10);
+    if (errno == ERANGE) return literal;
+    return std::nullopt;
+}
+
+std::string_view similar_key(std::string_view key, std::span<const std::string_view> known) {
+    if (key.size() > longest_shown_key) return {};
+    std::string_view best;
+    std::size_t best_distance = std::min<std::size_t>(2, key.size() / 3);
+    for (std::string_view k : known) {
+        const std::size_t d = edit_distance(key, k);
+        if (d <= best_distance && (best.empty() || d < best_distance)) {
+            best = k;
+            best_distance = d;
+        }
+    }
+    if (best.empty() && key.size() >= 3) {  // a fragment: "young", "tolerance"
+        std::string lowered(key);
+        for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        for (std::string_view k : known)
+            if (k.find(lowered) != std::string_view::npos) return k;
+    }
+    return best;
+}
+
+const toml::table::value_type* first_unknown_key(const toml::table& t,
+                                                 std::span<const std::string_view> known) {
+    const toml::table::value_type* first = nullptr;
+    auto position = [](const toml::value& v) {
+        const toml::source_location l = v.location();
+        return std::pair(l.line(), l.column());
+    };
+    for (const auto& kv : t)
+        if (std::find(known.begin(), known.end(), kv.first) == known.end() &&
+            (!first || position(kv.second) < position(first->second)))
+            first = &kv;
+    return first;
+}
+
+std::string shown_key(const std::string& key) {
+    std::string name = toml::format_key(key);
+    if (name.size() > longest_shown_key) name = name.substr(0, longest_shown_key - 3) + "...";
+    return name;
+}
+
+}  // namespace rodcollide::toml_input
