@@ -1,6 +1,7 @@
 // Exact solver timings (issue 2 §7): the three-rod paper case (seed 000 §4.2) and a 10-rod
 // chain with mixed materials and gaps. Run: build/rodcollide_bench --benchmark_filter=Characteristics
 // --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
+#include "../tests/chain_builders.hpp"
 #include "rodcollide/characteristics.hpp"
 #include "rodcollide/solve.hpp"
 
@@ -11,14 +12,7 @@ using namespace rodcollide;
 namespace {
 
 Rod rod(double length, double velocity, double gap = 0, double area = 1, double density = 1, double e = 1) {
-    Rod r;
-    r.length = length;
-    r.area = area;
-    r.density = density;
-    r.youngs_modulus = e;
-    r.velocity = velocity;
-    r.gap = gap;
-    return r;
+    return testing::make_rod(length, velocity, gap, area, density, e);
 }
 
 Chain paper_case() { return Chain({rod(1, 2), rod(1, 0), rod(1, -1)}); }

@@ -244,14 +244,22 @@ private:
     }
 
     void account_energy(Junction& q, double t) {
-        const double dt = t - q.accounted_until;
-        if (q.left >= 0)
-            energy_created_ += 0.25 * chain_[q.left].impedance() *
-                               (q.emitted_left * q.emitted_left - q.ideal_left * q.ideal_left) * dt;
-        if (q.right >= 0)
-            energy_created_ += 0.25 * chain_[q.right].impedance() *
-                               (q.emitted_right * q.emitted_right - q.ideal_right * q.ideal_right) * dt;
+        energy_created_ += energy_created_since_accounted(q, t);
         q.accounted_until = t;
+    }
+
+    /// Energy the junction's dropped jumps have added since it was last accounted for, up to t:
+    /// the emitted invariants carry Z/4 (emitted^2 - ideal^2) more energy per unit time into
+    /// the rods than the exact response would.
+    double energy_created_since_accounted(const Junction& q, double t) const {
+        const double dt = t - q.accounted_until;
+        double rate = 0;
+        if (q.left >= 0)
+            rate += 0.25 * chain_[q.left].impedance() * (q.emitted_left * q.emitted_left - q.ideal_left * q.ideal_left);
+        if (q.right >= 0)
+            rate += 0.25 * chain_[q.right].impedance() *
+                    (q.emitted_right * q.emitted_right - q.ideal_right * q.ideal_right);
+        return rate * dt;
     }
 
     /// Sends beta into the left rod; `ideal` is the exact response, for energy accounting.
@@ -343,15 +351,7 @@ private:
         o.end_time = t;
         o.settled = settled;
         double created = energy_created_;
-        for (const Junction& q : junctions_) {
-            const double dt = t - q.accounted_until;
-            if (q.left >= 0)
-                created += 0.25 * chain_[q.left].impedance() *
-                           (q.emitted_left * q.emitted_left - q.ideal_left * q.ideal_left) * dt;
-            if (q.right >= 0)
-                created += 0.25 * chain_[q.right].impedance() *
-                           (q.emitted_right * q.emitted_right - q.ideal_right * q.ideal_right) * dt;
-        }
+        for (const Junction& q : junctions_) created += energy_created_since_accounted(q, t);
         for (std::size_t i = 0; i < chain_.size(); ++i) {
             const Rod& r = chain_[i];
             RodOutcome ro;

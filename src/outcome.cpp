@@ -5,29 +5,21 @@
 
 namespace rodcollide {
 
-Eigen::VectorXd Outcome::initial_velocities() const {
-    Eigen::VectorXd v(rods.size());
-    for (std::size_t i = 0; i < rods.size(); ++i) v[i] = rods[i].initial_velocity;
+namespace {
+
+template <class Items, class Field>
+Eigen::VectorXd collect(const Items& items, Field field) {
+    Eigen::VectorXd v(static_cast<Eigen::Index>(items.size()));
+    for (std::size_t i = 0; i < items.size(); ++i) v[static_cast<Eigen::Index>(i)] = items[i].*field;
     return v;
 }
 
-Eigen::VectorXd Outcome::final_velocities() const {
-    Eigen::VectorXd v(rods.size());
-    for (std::size_t i = 0; i < rods.size(); ++i) v[i] = rods[i].final_velocity;
-    return v;
-}
+}  // namespace
 
-Eigen::VectorXd Outcome::masses() const {
-    Eigen::VectorXd m(rods.size());
-    for (std::size_t i = 0; i < rods.size(); ++i) m[i] = rods[i].mass;
-    return m;
-}
-
-Eigen::VectorXd Outcome::impulses() const {
-    Eigen::VectorXd l(contacts.size());
-    for (std::size_t k = 0; k < contacts.size(); ++k) l[k] = contacts[k].impulse;
-    return l;
-}
+Eigen::VectorXd Outcome::initial_velocities() const { return collect(rods, &RodOutcome::initial_velocity); }
+Eigen::VectorXd Outcome::final_velocities() const { return collect(rods, &RodOutcome::final_velocity); }
+Eigen::VectorXd Outcome::masses() const { return collect(rods, &RodOutcome::mass); }
+Eigen::VectorXd Outcome::impulses() const { return collect(contacts, &ContactOutcome::impulse); }
 
 double Outcome::impact_equation_residual() const {
     const Eigen::VectorXd m = masses();

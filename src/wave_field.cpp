@@ -101,6 +101,26 @@ double WaveField::energy(std::size_t rod, double t) const {
            (alpha_[rod].integral_of_square(t, t + T) + beta_[rod].integral_of_square(t, t + T));
 }
 
+double WaveField::displacement(std::size_t rod, double x, double t) const {
+    const Rod& r = chain_[rod];
+    const double c = r.wave_speed();
+    const double a0 = (r.length - x) / c, b0 = x / c;
+    return 0.5 * (alpha_[rod].integral(a0, a0 + t) + beta_[rod].integral(b0, b0 + t));
+}
+
+std::vector<double> WaveField::front_passages(std::size_t rod, double x, double t_end) const {
+    const Rod& r = chain_[rod];
+    const double c = r.wave_speed();
+    std::vector<double> out;
+    // A jump of A at s passes x at s - (L-x)/c; a jump of B at s passes x at s - x/c.
+    for (const auto& [f, delay] : {std::pair{&alpha_[rod], (r.length - x) / c}, std::pair{&beta_[rod], x / c}})
+        for (std::size_t k = f->index_at(delay) + 1; k < f->size() && f->time(k) - delay < t_end; ++k)
+            if (f->time(k) - delay > 0) out.push_back(f->time(k) - delay);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
 std::vector<FrontSegment> WaveField::fronts(double t_end, double min_jump) const {
     std::vector<FrontSegment> out;
     for (std::size_t i = 0; i < chain_.size(); ++i) {

@@ -18,15 +18,21 @@ struct CliResult {
     std::string err;  ///< stderr
 };
 
+/// Where and how to run the executable.
+struct CliOptions {
+    std::string dir = RODCOLLIDE_SOURCE_DIR;  ///< working directory
+    std::string env;                          ///< assignments put before the command, "A=1 B=2"
+};
+
 /// Runs `rodcollide <args>` through the shell (args are passed verbatim: quote them yourself),
-/// in the source directory so that relative paths like cases/x.toml work.
-inline CliResult run_cli(const std::string& args) {
+/// by default in the source directory so that relative paths like cases/x.toml work.
+inline CliResult run_cli(const std::string& args, const CliOptions& options = {}) {
     namespace fs = std::filesystem;
     const fs::path err_file =
         fs::temp_directory_path() / ("rodcollide_test_err_" + std::to_string(::getpid()) + "_" +
                                      std::to_string(std::rand()));
-    const std::string cmd = std::string("cd '") + RODCOLLIDE_SOURCE_DIR + "' && '" +
-                            RODCOLLIDE_BINARY + "' " + args + " 2>'" + err_file.string() + "'";
+    const std::string cmd = "cd '" + options.dir + "' && " + options.env + " '" + RODCOLLIDE_BINARY + "' " + args +
+                            " 2>'" + err_file.string() + "'";
     CliResult r;
     FILE* pipe = ::popen(cmd.c_str(), "r");
     if (!pipe) return r;

@@ -89,6 +89,13 @@ public:
     double momentum(std::size_t rod, double t) const;
     /// Total (kinetic + strain) energy of a rod at time t [J]: (Z/4)(int A^2 + int B^2).
     double energy(std::size_t rod, double t) const;
+    /// Displacement u(x, t) = integral of the velocity over [0, t] at local coordinate x in
+    /// [0, L] of `rod` [m], exact: (1/2)(integral of A over [(L-x)/c, t+(L-x)/c] + integral of B
+    /// over [x/c, t+x/c]). t in [0, valid_until()].
+    double displacement(std::size_t rod, double x, double t) const;
+    /// Times in (0, t_end) at which a front passes local coordinate x of `rod` [s], increasing:
+    /// the displacement there is linear in t between them.
+    std::vector<double> front_passages(std::size_t rod, double x, double t_end) const;
 
     /// Fronts that exist at some time in [0, t_end], clipped to that window; jumps whose size is
     /// below min_jump [m/s] are skipped (for drawing dense diagrams).

@@ -26,6 +26,32 @@ std::optional<int> parse_command_line(const std::string& command, const std::vec
     return std::nullopt;
 }
 
+std::optional<int> parse_case_command_line(const std::string& command, const char* help_text,
+                                           const std::vector<std::string>& args, const po::options_description& visible,
+                                           po::variables_map& vm) {
+    po::options_description all;
+    all.add(visible).add_options()("case", po::value<std::string>(), "case file");
+    po::positional_options_description positional;
+    positional.add("case", 1);
+    if (auto status = parse_command_line(command, args, all, positional, vm)) return status;
+    if (vm.count("help")) {
+        fmt::print("{}\n{}", help_text, to_string(visible));
+        return exit_ok;
+    }
+    if (!vm.count("case"))
+        return usage_error(command, fmt::format("missing CASE (a case file; see rodcollide {} --help)", command));
+    return std::nullopt;
+}
+
+std::optional<Case> load_case_or_report(const std::filesystem::path& path) {
+    try {
+        return load_case(path);
+    } catch (const CaseError& e) {
+        fmt::print(stderr, "{}\n", e.what());
+        return std::nullopt;
+    }
+}
+
 int usage_error(const std::string& command, const std::string& message) {
     fmt::print(stderr, "rodcollide {}: {}\n", command, message);
     return exit_bad_input;

@@ -2,6 +2,7 @@
 // solver flags that override a case file's [solver] table, and progress on stderr.
 #pragma once
 
+#include "rodcollide/case_file.hpp"
 #include "rodcollide/solver_options.hpp"
 
 #include <boost/program_options.hpp>
@@ -19,6 +20,18 @@ std::optional<int> parse_command_line(const std::string& command, const std::vec
                                       const boost::program_options::options_description& options,
                                       const boost::program_options::positional_options_description& positional,
                                       boost::program_options::variables_map& vm);
+
+/// Parses `rodcollide COMMAND CASE [options]`: the options in `visible` plus the positional CASE
+/// (vm["case"]). Prints help_text and the options for --help, and reports a missing CASE.
+/// Returns the exit status to return now, or nullopt to go on.
+std::optional<int> parse_case_command_line(const std::string& command, const char* help_text,
+                                           const std::vector<std::string>& args,
+                                           const boost::program_options::options_description& visible,
+                                           boost::program_options::variables_map& vm);
+
+/// Loads a case file. A bad one prints its one-line CaseError message and gives nullopt: return
+/// exit_bad_input.
+std::optional<Case> load_case_or_report(const std::filesystem::path& path);
 
 /// Prints "rodcollide COMMAND: message" and returns exit_bad_input.
 int usage_error(const std::string& command, const std::string& message);

@@ -4,6 +4,7 @@
 
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/characteristics.hpp"
+#include "rodcollide/figures.hpp"
 #include "rodcollide/report.hpp"
 #include "rodcollide/solve.hpp"
 
@@ -31,6 +32,7 @@ Options given here override the case file's [solver] table.
 examples:
   rodcollide run cases/seed000_three_rods.toml
   rodcollide run cases/steel_cradle_5.toml --json | jq '.rods[].final_velocity'
+  rodcollide run cases/seed000_two_rods.toml --plot fig6a.png   (also draws the characteristics diagram)
 
 options)";
 
@@ -40,30 +42,27 @@ int run_run(const std::vector<std::string>& args) {
     bool json = false;
     visible.add_options()
         ("help,h", "show this help")
-        ("json", po::bool_switch(&json), "print one JSON document (keys: title, method, rods, contacts, energy, end_time, settled, ...)");
+        ("json", po::bool_switch(&json), "print one JSON document (keys: title, method, rods, contacts, energy, end_time, settled, ...)")
+        ("plot", po::value<std::string>(), "also draw the characteristics diagram into FILE (.png or .svg), as `rodcollide diagram CASE --out FILE` does");
     flags.add_to(visible);
-    po::options_description all;
-    all.add(visible).add_options()("case", po::value<std::string>(), "case file");
-    po::positional_options_description positional;
-    positional.add("case", 1);
-
     po::variables_map vm;
-    if (auto status = parse_command_line("run", args, all, positional, vm)) return *status;
-    if (vm.count("help")) {
-        fmt::print("{}\n{}", run_help, to_string(visible));
-        return exit_ok;
-    }
-    if (!vm.count("case")) return usage_error("run", "missing CASE (a case file; see rodcollide run --help)");
-
-    std::optional<Case> loaded;
-    try {
-        loaded = load_case(vm["case"].as<std::string>());
-    } catch (const CaseError& e) {
-        fmt::print(stderr, "{}\n", e.what());
-        return exit_bad_input;
-    }
+    if (auto status = parse_case_command_line("run", run_help, args, visible, vm)) return *status;
+    std::optional<Case> loaded = load_case_or_report(vm["case"].as<std::string>());
+    if (!loaded) return exit_bad_input;
     Case& c = *loaded;
     if (auto status = flags.apply("run", vm, c.solver)) return *status;
+    std::optional<FigureRequest> plot;
+    if (vm.count("plot")) {
+        plot.emplace();
+        plot->image = vm["plot"].as<std::string>();
+        plot->plot.title = figure_title(c.title, FigureKind::characteristics);
+        try {  // fail before solving
+            check_output_path(plot->image);
+            gnuplot_executable();
+        } catch (const PlotPathError& e) {
+            return usage_error("run", e.what());
+        }
+    }
 
     ProgressReporter progress("run");
     c.solver.progress = progress.callback();
@@ -80,6 +79,11 @@ int run_run(const std::vector<std::string>& args) {
         fmt::print("{}", outcome_table(c.title, outcome));
     }
     for (const std::string& w : outcome.warnings) fmt::print(stderr, "rodcollide run: warning: {}\n", w);
+    if (plot) {
+        const Figure figure = draw_figure(c.chain, c.solver, *plot);
+        if (!json) fmt::print("\ncharacteristics diagram: {} (redraw: gnuplot {})\n", figure.files.image.string(),
+                              figure.files.script.filename().string());
+    }
     return exit_ok;
 }
 

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Regenerates the reference pictures in plots/ that the README shows (see docs/diagrams.md).
+# Builds rodcollide first if needed. Each picture gets its gnuplot script and data beside it
+# (plots/*.gp, plots/*.dat, not committed: this script makes them again).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+build_dir=${RODCOLLIDE_BUILD_DIR:-build}
+cmake --build "$build_dir" -j"$(nproc)" --target rodcollide >/dev/null
+rodcollide="$build_dir/rodcollide"
+mkdir -p plots
+
+draw() {
+  echo "make_plots: $*" >&2
+  "$rodcollide" "$@" >/dev/null
+}
+
+# Seed 000 Fig. 6(a) and 6(b): characteristics diagrams with the region states of eqs (33), (35).
+# The sizes make x/l and t c/l equally long, so fronts run at 45 degrees as in the paper.
+draw diagram cases/seed000_two_rods.toml --out plots/seed000_two_rods.png --size 800x900
+draw diagram cases/seed000_three_rods.toml --out plots/seed000_three_rods.png --size 900x1000
+
+# A field plot: the compression pulse of de Saint-Venant's short striker running into the target.
+draw diagram cases/saint_venant_short_striker.toml --kind force --out plots/saint_venant_short_striker-force.png
+# Its displacement diagram: the striker stops, the target leaves.
+draw diagram cases/saint_venant_short_striker.toml --kind displacement \
+  --out plots/saint_venant_short_striker-displacement.png
+
+# --- sweep cone map (issue 5): add its `draw sweep ...` line here. ---
+
+echo "make_plots: plots/ is up to date" >&2
