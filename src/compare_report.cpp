@@ -115,8 +115,12 @@ std::string comparison_table(const Comparison& c) {
     fmt::format_to(out, "  consistency (slack {:.0e}): kinematic {}, kinetic {}, energetic {}\n", c.wave_tolerance,
                    yes_no(w.consistency.kinematic), yes_no(w.consistency.kinetic), yes_no(w.consistency.energetic));
     if (c.wave_map_properties) {
-        fmt::format_to(out, "  wave map gamma- -> gamma+ of the rods touching (exact solver):");
-        fmt::format_to(out, "{}", laws::format_table(*c.wave_map_properties));
+        fmt::format_to(out, "  wave map gamma- -> gamma+ of the rods touching (exact solver), sampled:\n");
+        std::string table = laws::format_table(*c.wave_map_properties);
+        for (std::size_t start = table.find_first_not_of('\n'), end; start < table.size(); start = end + 1) {
+            end = table.find('\n', start);
+            fmt::format_to(out, "  {}\n", table.substr(start, end - start));
+        }
     } else if (!c.wave_map_note.empty()) {
         fmt::format_to(out, "  wave map properties: {}\n", c.wave_map_note);
     }

@@ -97,12 +97,6 @@ fs::path gnuplot_executable() {
 
 namespace {
 
-/// A picture to render: the script and its data files, named by suffix ("gp", "fronts.dat").
-struct Picture {
-    std::string script;
-    std::vector<std::pair<std::string, std::string>> data;  ///< suffix, content
-};
-
 /// Ignores SIGPIPE while alive, so a gnuplot that dies early gives an error, not a crash.
 class IgnoreSigpipe {
 public:
@@ -155,8 +149,8 @@ std::string run_gnuplot(const fs::path& gnuplot, const fs::path& relative_stage,
                        first_error.empty() ? "" : ": ", first_error);
 }
 
-/// Writes the picture's files in a staging directory, runs gnuplot there, and moves everything
-/// beside `image` (the picture last) if it succeeded. Nothing is left behind on failure.
+}  // namespace
+
 PlotFiles render(const Picture& picture, const fs::path& image) {
     check_output_path(image);
     const fs::path gnuplot = gnuplot_executable();
@@ -191,6 +185,8 @@ PlotFiles render(const Picture& picture, const fs::path& image) {
     fs::remove_all(stage, ec);
     return files;
 }
+
+namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Script pieces

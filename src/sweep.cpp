@@ -123,6 +123,7 @@ void solve_points(const SweepWork& work, unsigned threads, const std::function<v
     }
     for (std::thread& t : pool) t.join();
     if (error) std::rethrow_exception(error);
+    if (progress) progress(done.load(), n);  // the workers may all have finished before the first wait
 }
 
 void summarise_cones(SweepResult& r) {

@@ -1,18 +1,13 @@
-// The empirical cone map picture of a sweep, drawn by gnuplot (gnuplot-iostream): a data file and
-// a script beside the image, the image written to a temporary file and renamed into place.
+// The empirical cone map picture of a sweep: the gnuplot script and its data, rendered by plot.hpp
+// (staged beside the picture, moved into place only when gnuplot succeeded).
 #include "rodcollide/sweep.hpp"
 
-#include "rodcollide/output_file.hpp"
+#include "rodcollide/plot.hpp"
 
 #include <fmt/format.h>
-#include <gnuplot-iostream.h>
 
 #include <cmath>
-#include <fstream>
 #include <numbers>
-#include <sstream>
-#include <stdexcept>
-#include <unistd.h>
 
 namespace rodcollide {
 
@@ -63,16 +58,17 @@ std::string plot_data(const SweepResult& r) {
     return s;
 }
 
-std::string plot_script(const SweepResult& r, const fs::path& image, const fs::path& data) {
-    const std::string ext = image.extension().string();
-    const std::string terminal = ext == ".svg" ? "svg size 1400,640 dynamic enhanced font 'Helvetica,12'"
-                                               : "pngcairo size 1400,640 enhanced font ',10'";
+std::string plot_script(const SweepResult& r, const fs::path& image, const std::string& data) {
+    const std::string terminal = image_format(image) == ImageFormat::svg
+                                     ? "svg size 1400,640 dynamic enhanced font 'Sans,12' background rgb 'white'"
+                                     : "pngcairo size 1400,640 enhanced font 'Sans,10' background rgb 'white'";
     std::string s;
     auto out = std::back_inserter(s);
     fmt::format_to(out, "# rodcollide sweep: empirical cone map of \"{}\" ({} directions).\n", r.title, r.directions);
-    fmt::format_to(out, "# Redraw: run `gnuplot {}` in this directory.\n", image.filename().string() + ".gp");
-    fmt::format_to(out, "if (!exists(\"outfile\")) outfile = {}\n", quoted(image.filename().string()));
-    fmt::format_to(out, "data = {}\nset terminal {}\nset output outfile\n", quoted(data.filename().string()), terminal);
+    fmt::format_to(out, "# Redraw with `gnuplot {}.gp` in this directory (writes {}); edit freely to restyle.\n",
+                   image.stem().string(), image.filename().string());
+    fmt::format_to(out, "data = {}\nset terminal {}\nset output {}\n", quoted(data), terminal,
+                   quoted(image.filename().string()));
     fmt::format_to(out, "set multiplot layout 1,2 title {}\n",
                    quoted(fmt::format("{}: wave map gamma- -> gamma+, {} directions", r.title, r.directions)));
     // Left: the gamma- plane.
@@ -106,48 +102,12 @@ std::string plot_script(const SweepResult& r, const fs::path& image, const fs::p
     return s;
 }
 
-/// First line of a file, for an error message.
-std::string first_line(const fs::path& file) {
-    std::ifstream in(file);
-    std::string line;
-    std::getline(in, line);
-    return line;
-}
-
 }  // namespace
 
 void write_sweep_plot(const SweepResult& r, const fs::path& image) {
-    const std::string ext = image.extension().string();
-    if (ext != ".png" && ext != ".svg")
-        throw std::runtime_error(fmt::format("{}: the plot must be a .png or .svg file", image.string()));
-    if (r.points.empty()) throw std::runtime_error("plot: the sweep has no directions");
-    const fs::path dir = image.has_parent_path() ? image.parent_path() : fs::path(".");
-    const fs::path data = fs::path(image.string() + ".dat"), script = fs::path(image.string() + ".gp");
-    write_file_atomically(data, plot_data(r));
-    write_file_atomically(script, plot_script(r, image, data));
-
-    const std::string tmp_name = fmt::format(".{}.tmp{}", image.filename().string(), ::getpid());
-    const fs::path tmp = dir / tmp_name, errors = dir / (tmp_name + ".err");
-    {
-        // gnuplot runs in the image's directory, where the script finds its data by name.
-        Gnuplot gp(fmt::format("cd {} && {} 2>{}", quoted(dir.string()), quoted(RODCOLLIDE_GNUPLOT),
-                               quoted(errors.filename().string())));
-        gp << "outfile = " << quoted(tmp_name) << "\n"
-           << "load " << quoted(script.filename().string()) << "\n";
-    }  // closing the pipe waits for gnuplot to finish
-    std::error_code ec;
-    const bool made = fs::is_regular_file(tmp, ec) && fs::file_size(tmp, ec) > 0;
-    const std::string message = made ? "" : first_line(errors);
-    fs::remove(errors, ec);
-    if (!made) {
-        fs::remove(tmp, ec);
-        throw std::runtime_error(fmt::format("{}: gnuplot failed{}", image.string(), message.empty() ? "" : ": " + message));
-    }
-    fs::rename(tmp, image, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw std::runtime_error(fmt::format("{}: cannot write: {}", image.string(), ec.message()));
-    }
+    if (r.points.empty()) throw PlotError("plot: the sweep has no directions");
+    const std::string data = image.stem().string() + ".map.dat";
+    render(Picture{plot_script(r, image, data), {{"map.dat", plot_data(r)}}}, image);
 }
 
 }  // namespace rodcollide

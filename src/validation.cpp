@@ -251,7 +251,7 @@ private:
 
         auto required = [&](std::string_view name) -> const toml::value& {
             const toml::value* v = find(t, name);
-            if (!v) fail(value, key(i, name), fmt::format("missing (a {} check needs it)", kind_names[kind]));
+            if (!v) fail(value, key(i, name), fmt::format("missing (kind \"{}\" needs it)", kind_names[kind]));
             return *v;
         };
 
@@ -400,7 +400,7 @@ private:
     void read_law_inputs(const toml::table& t, const toml::value& value, std::size_t i, Check& c) const {
         auto required = [&](std::string_view name) -> const toml::value& {
             const toml::value* v = find(t, name);
-            if (!v) fail(value, key(i, name), "missing (a law check needs it)");
+            if (!v) fail(value, key(i, name), "missing (kind \"law\" needs it)");
             return *v;
         };
         c.law.law = string(required("law"), key(i, "law"));
@@ -466,9 +466,14 @@ public:
             case Kind::compare: return {row(c, label(c), c.expected, compare_quantity(c))};
             case Kind::sweep: return sweep_rows(c);
             case Kind::cross_method: {
+                const std::string q = fmt::format("{} ({} vs {})", c.quantity, to_string(*c.method), to_string(c.reference_method));
                 const std::vector<double> reference = cross_quantity(c, c.reference_method);
-                Row r = row(c, fmt::format("{} ({} vs {})", c.quantity, to_string(*c.method), to_string(c.reference_method)),
-                            reference, cross_quantity(c, *c.method));
+                Row r;
+                try {
+                    r = row(c, q, reference, cross_quantity(c, *c.method));
+                } catch (const std::exception& e) {
+                    r = failed_row(c, q, e.what());
+                }
                 r.expected = vector_text(reference);
                 return {r};
             }

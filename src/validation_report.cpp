@@ -27,7 +27,7 @@ std::string format_table(const Report& report) {
         std::size_t cap;
         std::string Row::*field;
     };
-    const Column columns[] = {{"case", 28, &Row::name},          {"quantity", 40, &Row::quantity},
+    const Column columns[] = {{"case", 28, &Row::name},          {"quantity", 50, &Row::quantity},
                               {"expected", 30, &Row::expected},  {"got", 30, &Row::got},
                               {"error", 9, nullptr},             {"tolerance", 10, &Row::tolerance},
                               {"source", 72, &Row::source}};

@@ -2,6 +2,7 @@
 // redraws the picture on its own, and failures (bad extension, missing or unwritable directory,
 // no gnuplot, failing gnuplot) that leave no file behind.
 #include "chain_builders.hpp"
+#include "temp_dir.hpp"
 #include "rodcollide/figures.hpp"
 #include "rodcollide/plot.hpp"
 
@@ -18,27 +19,10 @@
 using namespace rodcollide;
 using rodcollide::testing::identical_rods;
 using rodcollide::testing::make_rod;
+using rodcollide::testing::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// A fresh, empty directory for one test, removed at the end.
-class TempDir {
-public:
-    explicit TempDir(const std::string& name)
-        : path_(fs::temp_directory_path() / ("rodcollide_plot_" + name + "_" + std::to_string(::getpid()))) {
-        fs::remove_all(path_);
-        fs::create_directories(path_);
-    }
-    ~TempDir() { fs::remove_all(path_); }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const fs::path& path() const { return path_; }
-    fs::path operator/(const std::string& name) const { return path_ / name; }
-
-private:
-    fs::path path_;
-};
 
 /// Names of everything in a directory, hidden entries included.
 std::set<std::string> listing(const fs::path& dir) {

@@ -47,9 +47,11 @@ void validate(const CompareOptions& options);
 /// Longest chain whose wave map properties are sampled (each sample is one solve).
 inline constexpr std::size_t max_property_rods = 4;
 
-/// Sample counts for the wave map's properties: at most laws::evaluation_bound() of these
-/// (2,870) solves of the touching rods, ~6 ms for three identical rods. A solve is capped at
-/// wave_map_max_events event groups; reaching it leaves the properties unsampled, with a note.
+/// Sample counts for the wave map's properties (500 pairs + 100 refinement steps; every 3-cycle of
+/// 20 points + 100 steps; 50 homogeneity points; 20 continuity segments of 32 intervals): at most
+/// laws::evaluation_bound() = 5,475 solves of the touching rods, ~10 ms for three identical rods.
+/// A solve is capped at wave_map_max_events event groups; reaching it leaves the properties
+/// unsampled, with a note.
 laws::PropertyOptions wave_map_property_options();
 inline constexpr std::size_t wave_map_max_events = 100'000;
 

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rodcollide {
@@ -48,6 +49,18 @@ struct PlotFiles {
     std::filesystem::path script;
     std::vector<std::filesystem::path> data;
 };
+
+/// A picture to render: a gnuplot script that writes the picture to its file name (it runs in the
+/// picture's directory) and reads its data files, named by suffix ("fronts.dat" -> FILE.fronts.dat).
+struct Picture {
+    std::string script;
+    std::vector<std::pair<std::string, std::string>> data;  ///< suffix, content
+};
+
+/// Writes the picture's files in a staging directory, runs gnuplot there, and moves everything
+/// beside `image` (the picture last) if it succeeded. Nothing is left behind on failure. Used by
+/// the plotters below and by the sweep's cone map. Throws PlotPathError, PlotError.
+PlotFiles render(const Picture& picture, const std::filesystem::path& image);
 
 /// Format from the extension (.png or .svg, any case). Throws PlotPathError otherwise.
 ImageFormat image_format(const std::filesystem::path& image);

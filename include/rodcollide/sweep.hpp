@@ -148,8 +148,9 @@ nlohmann::ordered_json sweep_json(const SweepResult& r);
 
 /// The empirical cone map picture (PNG or SVG by the extension of `image`): the unit circle of
 /// gamma- coloured by empirical cone with seed 000's boundaries, and the errors against theta.
-/// Writes IMAGE.dat and IMAGE.gp (gnuplot script: `gnuplot IMAGE.gp` redraws it) beside it; every
-/// file appears complete or not at all. Throws std::runtime_error on failure.
+/// Writes FILE.gp (`gnuplot FILE.gp` in that directory redraws it) and FILE.map.dat beside it,
+/// through plot.hpp's render(): all files appear complete, or none. Throws PlotPathError (bad
+/// path: check_output_path() first), PlotError (gnuplot missing or failing).
 void write_sweep_plot(const SweepResult& r, const std::filesystem::path& image);
 
 }  // namespace rodcollide

@@ -5,6 +5,7 @@
 
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/output_file.hpp"
+#include "rodcollide/plot.hpp"
 #include "rodcollide/solve.hpp"
 #include "rodcollide/sweep.hpp"
 
@@ -12,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <filesystem>
 #include <optional>
 #include <stdexcept>
 
@@ -127,6 +129,24 @@ int run_sweep(const std::vector<std::string>& args) {
         validate(c.chain, options);
     } catch (const std::invalid_argument& e) {
         return usage_error("sweep", fmt::format("{}{}", std::string_view(e.what()).starts_with("rods") ? "" : "--", e.what()));
+    }
+
+    // Output paths are checked before any work: bad input computes and writes nothing.
+    if (vm.count("plot")) {
+        try {
+            check_output_path(vm["plot"].as<std::string>());
+        } catch (const PlotPathError& e) {
+            return usage_error("sweep", fmt::format("--plot: {}", e.what()));
+        }
+    }
+    if (vm.count("csv")) {
+        const std::filesystem::path csv = vm["csv"].as<std::string>();
+        const std::filesystem::path dir = csv.has_parent_path() ? csv.parent_path() : ".";
+        std::error_code ec;
+        if (!std::filesystem::is_directory(dir, ec) || std::filesystem::is_directory(csv, ec))
+            return usage_error("sweep", fmt::format("--csv: {}: {}", csv.string(),
+                                                    std::filesystem::is_directory(csv, ec) ? "is a directory"
+                                                                                          : "the directory does not exist"));
     }
 
     ProgressReporter progress("sweep");

@@ -1,0 +1,69 @@
+// `rodcollide compare`: the table, the JSON contract, and one-line errors with exit status 2.
+#include "run_cli.hpp"
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using rodcollide::testing::line_count;
+using rodcollide::testing::run_cli;
+using rodcollide::testing::TempDir;
+
+TEST_CASE("compare prints the laws, the closest one, and the implied restitution", "[cli][compare]") {
+    const auto r = run_cli("compare validation/cases/three_identical_rods_struck.toml");
+    REQUIRE(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK_THAT(r.out, Catch::Contains("closest law: sequential (distance 0)"));
+    CHECK_THAT(r.out, Catch::Contains("(-0.333333, 0.666667, 0.666667)"));
+    CHECK_THAT(r.out, Catch::Contains("first column of E_n"));
+    CHECK_THAT(r.out, Catch::Contains("(0, 1)"));
+    CHECK_THAT(r.out, Catch::Contains("non-expansive"));
+}
+
+TEST_CASE("compare --json prints one document: the run JSON under wave, the laws with distances", "[cli][compare][json]") {
+    const auto r = run_cli("compare cases/seed000_three_rods.toml --json --laws sequential,newton --restitution 1");
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    const auto run = nlohmann::json::parse(run_cli("run cases/seed000_three_rods.toml --json").out);
+    CHECK(j["wave"] == run);
+    REQUIRE(j["laws"].size() == 2);
+    CHECK(j["laws"][0]["law"] == "sequential");
+    CHECK(j["laws"][1]["law"] == "newton");
+    for (const auto& l : j["laws"])
+        for (const char* key : {"final_velocities", "distance", "energy_ratio", "consistency"}) CHECK(l.contains(key));
+    CHECK(j["laws"][1]["distance"].get<double>() == Approx(1 / std::sqrt(7.0)).epsilon(1e-12));
+    CHECK(j["closest_law"] == "sequential");
+    CHECK(j["gaps_ignored_by_laws"] == false);
+}
+
+TEST_CASE("compare says when the case has gaps", "[cli][compare][gaps]") {
+    const auto r = run_cli("compare cases/chain_with_gaps.toml --no-properties");
+    REQUIRE(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("the case has gaps; the rigid laws ignore them"));
+    CHECK_THAT(r.out, Catch::Contains("not applicable (the case has gaps)"));
+}
+
+TEST_CASE("compare: bad input gives one line on stderr, nothing on stdout, exit status 2", "[cli][compare][errors]") {
+    TempDir dir("compare_cli");
+    const auto bad_case = dir.write("bad.toml", "[[rod]]\nlength = -1\n");
+    struct Bad {
+        std::string args, message;
+    };
+    const Bad cases[] = {
+        {"compare cases/seed000_two_rods.toml --laws sequential,newtn", "--laws: unknown law 'newtn'"},
+        {"compare cases/seed000_two_rods.toml --restitution 1.5", "--restitution: must be in [0, 1]"},
+        {"compare cases/seed000_two_rods.toml --restitution x", "restitution"},
+        {"compare", "missing CASE"},
+        {"compare cases/none.toml", "cases/none.toml:0: (file): no such file"},
+        {"compare " + bad_case.string(), "bad.toml:1: rod: a case needs at least 2 rods"},
+        {"compare cases/seed000_two_rods.toml --method rk4", "--method: unknown method 'rk4'"},
+    };
+    for (const Bad& b : cases) {
+        INFO(b.args);
+        const auto r = run_cli(b.args);
+        CHECK(r.status == 2);
+        CHECK(r.out.empty());
+        CHECK(line_count(r.err) == 1);
+        CHECK_THAT(r.err, Catch::Contains(b.message));
+    }
+}

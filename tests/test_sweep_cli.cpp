@@ -1,0 +1,106 @@
+// `rodcollide sweep`: the report, CSV shards that concatenate, the plot files, and one-line errors
+// with exit status 2.
+#include "run_cli.hpp"
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+using rodcollide::testing::line_count;
+using rodcollide::testing::run_cli;
+using rodcollide::testing::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("sweep prints the errors per cone and the empirical cone map", "[cli][sweep]") {
+    const auto r = run_cli("sweep cases/seed000_three_rods.toml --directions 720 --laws sequential,newton");
+    REQUIRE(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK_THAT(r.out, Catch::Contains("largest error per cone"));
+    CHECK_THAT(r.out, Catch::Contains("[135, 180]"));
+    CHECK_THAT(r.out, Catch::Contains("IIb (same range)"));
+    CHECK_THAT(r.out, Catch::Contains("[0, -1; -1, 0]"));  // Q_III
+}
+
+TEST_CASE("sweep --json summarises the cones", "[cli][sweep][json]") {
+    const auto r = run_cli("sweep cases/seed000_three_rods.toml --directions 360 --json");
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    REQUIRE(j["cone_map"].size() == 6);
+    REQUIRE(j["laws"][0]["cones"].size() == 6);
+    for (const auto& c : j["laws"][0]["cones"]) CHECK(c["max_error"].get<double>() <= 1e-12);
+}
+
+TEST_CASE("sweep --shard: the shard CSVs concatenate into the full CSV", "[cli][sweep][shard]") {
+    TempDir dir("sweep_cli_shards");
+    const std::string base = "sweep validation/cases/saint_venant_half.toml";
+    const auto rods = dir.write("rods.toml", "[defaults]\narea = 1\ndensity = 1\nyoungs_modulus = 1\n"
+                                             "[[rod]]\nlength = 1\n[[rod]]\nlength = 2\n[[rod]]\nlength = 1\n");
+    const std::string sweep = "sweep " + rods.string() + " --directions 101 --laws sequential,newton";
+    REQUIRE(run_cli(sweep + " --csv " + (dir / "full.csv").string()).status == 0);
+    std::string joined;
+    for (int k = 1; k <= 3; ++k) {
+        const fs::path part = dir / ("part" + std::to_string(k) + ".csv");
+        REQUIRE(run_cli(sweep + " --shard " + std::to_string(k) + "/3 --csv " + part.string()).status == 0);
+        joined += read(part);
+    }
+    const std::string full = read(dir / "full.csv");
+    CHECK(line_count(full) == 102);
+    CHECK(full.rfind("index,theta_deg,gamma1_pre,gamma2_pre,gamma1_wave,gamma2_wave,cone,events,sequential_gamma1", 0) == 0);
+    CHECK(joined == full);
+}
+
+TEST_CASE("sweep --plot writes the picture with its script and data", "[cli][sweep][plot]") {
+    TempDir dir("sweep_cli_plot");
+    const auto r = run_cli("sweep cases/seed000_three_rods.toml --directions 360 --plot " + (dir / "map.png").string());
+    REQUIRE(r.status == 0);
+    CHECK(fs::file_size(dir / "map.png") > 1000);
+    CHECK(fs::exists(dir / "map.gp"));
+    CHECK(fs::exists(dir / "map.map.dat"));
+}
+
+TEST_CASE("sweep: bad input gives one line on stderr, nothing on stdout, exit status 2", "[cli][sweep][errors]") {
+    TempDir dir("sweep_cli_errors");
+    struct Bad {
+        std::string args, message;
+    };
+    const std::string three = "sweep cases/seed000_three_rods.toml ";
+    const Bad cases[] = {
+        {three + "--directions 0", "--directions: must be between 1 and 1000000"},
+        {three + "--directions 2000000", "(the cap on a sweep's work)"},
+        {three + "--directions -5", "--directions"},
+        {three + "--directions many", "directions"},
+        {three + "--shard 3/2", "--shard: k/n needs 1 <= k <= n <= directions (360), got 3/2"},
+        {three + "--shard 2", "--shard: expected K/N"},
+        {three + "--laws sequential,bogus", "--laws: unknown law 'bogus'"},
+        {three + "--restitution 2", "--restitution: must be in [0, 1]"},
+        {three + "--plot " + (dir / "map.jpg").string(), "--plot:"},
+        {three + "--plot " + (dir / "nowhere" / "map.png").string(), "does not exist"},
+        {three + "--csv " + (dir / "nowhere" / "x.csv").string(), "--csv:"},
+        {"sweep cases/seed000_two_rods.toml", "a sweep needs exactly 3 rods (gamma- lives in the (gamma1, gamma2) plane); the case has 2"},
+        {"sweep cases/steel_cradle_5.toml", "the case has 5"},
+        {"sweep", "missing CASE"},
+    };
+    for (const Bad& b : cases) {
+        INFO(b.args);
+        const auto r = run_cli(b.args);
+        CHECK(r.status == 2);
+        CHECK(r.out.empty());
+        CHECK(line_count(r.err) == 1);
+        CHECK_THAT(r.err, Catch::Contains(b.message));
+    }
+    CHECK(fs::is_empty(dir.path()));  // nothing written
+}

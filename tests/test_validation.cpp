@@ -1,0 +1,228 @@
+// The validation runner: PASS and FAIL are told apart (a wrong reference fails), bad validation
+// files are one-line FILE:LINE: KEY errors, globbed cross-checks follow the case directory, and
+// the shipped suite loads and covers every case file.
+#include "rodcollide/validation.hpp"
+
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+using namespace rodcollide;
+using namespace rodcollide::validation;
+using rodcollide::testing::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const two_rods_case = R"(
+[defaults]
+length = 1.0
+area = 1.0
+density = 1.0
+youngs_modulus = 1.0
+[[rod]]
+velocity = 1.0
+[[rod]]
+)";
+
+/// A suite directory holding cases/two.toml and one validation file with these checks.
+struct SuiteDir {
+    TempDir dir;
+    explicit SuiteDir(const std::string& name, const std::string& checks) : dir(name) {
+        dir.write("cases/two.toml", two_rods_case);
+        dir.write("suite.toml", "case = \"cases/two.toml\"\n" + checks);
+    }
+};
+
+std::string error_of(const std::string& checks) {
+    SuiteDir s("validation_error", checks);
+    try {
+        load_suite(s.dir.path());
+    } catch (const ValidationFileError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+const char* const good_check = R"(
+[[check]]
+quantity = "final_velocities"
+expected = [0, 1]
+tolerance = 1e-12
+source = "paper: seed 000 §4.1, the velocities are exchanged"
+)";
+
+}  // namespace
+
+TEST_CASE("validation: a correct reference passes, a wrong one fails", "[validation]") {
+    SuiteDir good("validation_good", good_check);
+    const Report pass = run(load_suite(good.dir.path()));
+    REQUIRE(pass.rows.size() == 1);
+    CHECK(pass.rows[0].pass);
+    CHECK(pass.rows[0].error <= 1e-12);
+    CHECK(pass.passed());
+
+    // A deliberately wrong reference (the Newton-like (1/2, 1/2)) must fail.
+    SuiteDir bad("validation_bad", R"(
+[[check]]
+quantity = "final_velocities"
+expected = ["1/2", "1/2"]
+tolerance = 1e-3
+source = "closed form: deliberately wrong, to see the runner fail"
+)");
+    const Report fail = run(load_suite(bad.dir.path()));
+    REQUIRE(fail.rows.size() == 1);
+    CHECK_FALSE(fail.rows[0].pass);
+    CHECK(fail.rows[0].error == Approx(0.5));
+    CHECK(fail.failures() == 1);
+    CHECK_FALSE(fail.passed());
+    CHECK_THAT(format_table(fail), Catch::Contains("FAIL suite.toml:3"));
+    CHECK(to_json(fail)["passed"] == false);
+}
+
+TEST_CASE("validation: relative tolerances and fractions", "[validation]") {
+    SuiteDir s("validation_relative", R"(
+[[check]]
+quantity = "energy_initial"
+expected = "1/2"
+tolerance = 1e-12
+relative = true
+source = "closed form: m v^2 / 2 with m = v = 1"
+
+[[check]]
+kind = "law"
+law = "newton"
+masses = [1, 1, 1]
+velocities = [1, 0, 0]
+quantity = "final_velocities"
+expected = ["-1/3", "2/3", "2/3"]
+tolerance = 1e-12
+source = "closed form: Newton eps = 1 for three equal balls"
+
+[[check]]
+kind = "law"
+law = "newton"
+masses = [1, 1, 1]
+velocities = [1, 0, 0]
+restitution = 1
+quantity = "final_velocities"
+expected = ["-1/3", "2/3", "0.6666"]
+tolerance = 1e-5
+relative = true
+source = "closed form: Newton eps = 1, the last entry off by 6.7e-5 relative"
+)");
+    const Report r = run(load_suite(s.dir.path()));
+    REQUIRE(r.rows.size() == 3);
+    CHECK(r.rows[0].pass);
+    CHECK(r.rows[1].pass);
+    CHECK_FALSE(r.rows[2].pass);
+    CHECK(r.rows[2].error == Approx((2.0 / 3 - 0.6666) / (2.0 / 3)).epsilon(1e-9));
+    CHECK(r.rows[1].expected == "(-1/3, 2/3, 2/3)");
+}
+
+TEST_CASE("validation: a check that cannot be computed is a FAIL row, not a crash", "[validation]") {
+    SuiteDir s("validation_throws", R"(
+[[check]]
+kind = "compare"
+quantity = "effective_restitution"
+expected = 1
+tolerance = 1e-12
+source = "closed form: placeholder for a case with no relative motion"
+case = "cases/rest.toml"
+)");
+    s.dir.write("cases/rest.toml", "[defaults]\nlength = 1\narea = 1\ndensity = 1\nyoungs_modulus = 1\n[[rod]]\n[[rod]]\n");
+    const Report r = run(load_suite(s.dir.path()));
+    REQUIRE(r.rows.size() == 1);
+    CHECK_FALSE(r.rows[0].pass);
+    CHECK_THAT(r.rows[0].got, Catch::StartsWith("error: undefined"));
+}
+
+TEST_CASE("validation: bad files are one-line FILE:LINE: KEY: message errors", "[validation][errors]") {
+    auto line_count = [](const std::string& s) { return std::count(s.begin(), s.end(), '\n'); };
+    const std::string unknown_key = error_of(R"(
+[[check]]
+quantity = "final_velocities"
+expectd = [0, 1]
+tolerance = 1e-12
+source = "paper: x"
+)");
+    CHECK_THAT(unknown_key, Catch::Contains("suite.toml:5: check[0].expectd: unknown key here; did you mean \"expected\"?"));
+    CHECK(line_count(unknown_key) == 0);
+
+    CHECK_THAT(error_of("[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = 1e-12\n"),
+               Catch::Contains("suite.toml:2: check[0].source: missing"));
+    CHECK_THAT(error_of("[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = 1e-12\n"
+                        "source = \"my earlier run\"\n"),
+               Catch::Contains("suite.toml:6: check[0].source: must say where the reference comes from"));
+    CHECK_THAT(error_of("[[check]]\nquantity = \"final_velocity\"\nexpected = [0, 1]\ntolerance = 1e-12\nsource = \"paper: seed 000\"\n"),
+               Catch::Contains("suite.toml:3: check[0].quantity: unknown quantity \"final_velocity\""));
+    CHECK_THAT(error_of("[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1, 2]\ntolerance = 1e-12\n"
+                        "source = \"paper: seed 000 §4.1\"\n"),
+               Catch::Contains("suite.toml:4: check[0].expected: final_velocities needs 2 values"));
+    CHECK_THAT(error_of("[[check]]\nquantity = \"final_velocities\"\nexpected = [0, \"1/0\"]\ntolerance = 1e-12\n"
+                        "source = \"paper: seed 000 §4.1\"\n"),
+               Catch::Contains("check[0].expected[1]: division by zero"));
+    CHECK_THAT(error_of("[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = -1\n"
+                        "source = \"paper: seed 000 §4.1\"\n"),
+               Catch::Contains("suite.toml:5: check[0].tolerance: must be >= 0"));
+    CHECK_THAT(error_of("[[check]]\nquantity = \"velocity\"\nexpected = 1\ntolerance = 1e-12\nsource = \"paper: seed 000 §4.1\"\n"),
+               Catch::Contains("check[0].at: missing"));
+    CHECK_THAT(error_of("[[check]]\nquantity = \"velocity\"\nat = [7, 1]\nexpected = 1\ntolerance = 1e-12\n"
+                        "source = \"paper: seed 000 §4.1\"\n"),
+               Catch::Contains("suite.toml:4: check[0].at: x must be in [0, 2]"));
+    CHECK_THAT(error_of("[[check]]\nkind = \"law\"\nlaw = \"newtn\"\nmasses = [1, 1]\nvelocities = [1, 0]\n"
+                        "quantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = 1e-12\nsource = \"closed form: two balls\"\n"),
+               Catch::Contains("suite.toml:4: check[0].law: unknown law 'newtn'"));
+    CHECK_THAT(error_of("[[check]]\nkind = \"sweep\"\ndirections = 36\nquantity = \"cone_errors\"\nexpected = 0\n"
+                        "tolerance = 1e-12\nsource = \"cross-check: sequential vs wave\"\n"),
+               Catch::Contains("check[0].case: a sweep needs exactly 3 rods; the case has 2"));
+    CHECK_THAT(error_of("[[check]]\nkind = \"magic\"\n"), Catch::Contains("suite.toml:3: check[0].kind: unknown kind \"magic\""));
+    CHECK_THAT(error_of("[[check]]\nquantity = \n"), Catch::Contains("suite.toml:3: (syntax):"));
+    CHECK_THAT(error_of("[[check]]\ncase = \"cases/none.toml\"\nquantity = \"final_velocities\"\nexpected = [0, 1]\n"
+                        "tolerance = 1e-12\nsource = \"paper: seed 000 §4.1\"\n"),
+               Catch::Contains("suite.toml:3: check[0].case: cannot use \"cases/none.toml\":"));
+    CHECK_THAT(error_of("title = 3\n"), Catch::Contains("suite.toml:2: title: must be a string"));
+    CHECK_THAT(error_of(""), Catch::Contains("suite.toml:0: check: missing"));
+    CHECK_THAT(error_of("[[check]]\nkind = \"cross_method\"\ncases = \"cases/*.txt\"\nquantity = \"impulses\"\n"
+                        "tolerance = 1e-3\nsource = \"cross-check: fd vs exact\"\n"),
+               Catch::Contains("check[0].cases: \"cases/*.txt\" matches no file"));
+}
+
+TEST_CASE("validation: cross-method checks cover every case the pattern matches, found at run time", "[validation]") {
+    SuiteDir s("validation_glob", R"toml(
+[[check]]
+kind = "cross_method"
+cases = "cases/*.toml"
+method = "characteristics"
+reference_method = "characteristics"
+quantity = "final_velocities"
+tolerance = 1e-12
+relative = true
+source = "cross-check: the exact solver against itself (a test of the runner only)"
+)toml");
+    CHECK(load_suite(s.dir.path()).checks.size() == 1);
+    s.dir.write("cases/another.toml", two_rods_case);  // a new case is covered without editing
+    const Suite suite = load_suite(s.dir.path());
+    REQUIRE(suite.checks.size() == 2);
+    CHECK(suite.checks[0].name == "another");
+    const Report r = run(suite);
+    CHECK(r.passed());
+    CHECK_THAT(r.rows[0].expected, Catch::Contains("(0, 1)"));
+}
+
+TEST_CASE("validation: the shipped suite loads and covers every file in cases/", "[validation]") {
+    const Suite suite = load_suite(fs::path(RODCOLLIDE_SOURCE_DIR) / "validation");
+    CHECK(suite.checks.size() > 100);
+    std::size_t case_files = 0;
+    for (const auto& e : fs::directory_iterator(fs::path(RODCOLLIDE_SOURCE_DIR) / "cases"))
+        case_files += e.path().extension() == ".toml";
+    std::size_t cross = 0;
+    for (const Check& c : suite.checks) {
+        cross += c.kind == Kind::cross_method;
+        CHECK_FALSE(c.source.empty());
+    }
+    CHECK(cross == 2 * case_files);  // final velocities and impulses of each
+}
