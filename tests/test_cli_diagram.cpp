@@ -1,6 +1,7 @@
 // `rodcollide diagram` and `rodcollide run --plot`: pictures where asked (or named after the
 // case), one-line errors with exit status 2 for bad input and 1 for a missing gnuplot, and no
 // file left behind by a failure.
+#include "cli_checks.hpp"
 #include "run_cli.hpp"
 
 #include <catch2/catch.hpp>
@@ -9,6 +10,7 @@
 #include <string>
 #include <unistd.h>
 
+using rodcollide::testing::check_bad_input;
 using rodcollide::testing::line_count;
 using rodcollide::testing::run_cli;
 namespace fs = std::filesystem;
@@ -96,12 +98,7 @@ TEST_CASE("diagram: bad input exits 2 with one line and writes nothing", "[cli][
              Bad{"diagram cases/seed000_two_rods.toml --method finite-difference" + out, "needs the exact wave field"},
              Bad{"diagram cases/seed000_two_rods.toml --end-time 1 --t-end 2" + out, "beyond the solver's end time"},
          }) {
-        INFO(b.args);
-        const auto r = run_cli(b.args);
-        CHECK(r.status == 2);
-        CHECK(r.out.empty());
-        CHECK(line_count(r.err) == 1);
-        CHECK_THAT(r.err, Catch::Contains(b.says));
+        check_bad_input(b.args, b.says);
     }
     CHECK(dir.empty());
 }

@@ -1,11 +1,12 @@
 // `rodcollide compare`: the table, the JSON contract, and one-line errors with exit status 2.
+#include "cli_checks.hpp"
 #include "run_cli.hpp"
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-using rodcollide::testing::line_count;
+using rodcollide::testing::check_bad_input;
 using rodcollide::testing::run_cli;
 using rodcollide::testing::TempDir;
 
@@ -58,12 +59,5 @@ TEST_CASE("compare: bad input gives one line on stderr, nothing on stdout, exit 
         {"compare " + bad_case.string(), "bad.toml:1: rod: a case needs at least 2 rods"},
         {"compare cases/seed000_two_rods.toml --method rk4", "--method: unknown method 'rk4'"},
     };
-    for (const Bad& b : cases) {
-        INFO(b.args);
-        const auto r = run_cli(b.args);
-        CHECK(r.status == 2);
-        CHECK(r.out.empty());
-        CHECK(line_count(r.err) == 1);
-        CHECK_THAT(r.err, Catch::Contains(b.message));
-    }
+    for (const Bad& b : cases) check_bad_input(b.args, b.message);
 }

@@ -1,5 +1,6 @@
 // `rodcollide sweep`: the report, CSV shards that concatenate, the plot files, and one-line errors
 // with exit status 2.
+#include "cli_checks.hpp"
 #include "run_cli.hpp"
 #include "temp_dir.hpp"
 
@@ -9,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+using rodcollide::testing::check_bad_input;
 using rodcollide::testing::line_count;
 using rodcollide::testing::run_cli;
 using rodcollide::testing::TempDir;
@@ -94,13 +96,6 @@ TEST_CASE("sweep: bad input gives one line on stderr, nothing on stdout, exit st
         {"sweep cases/steel_cradle_5.toml", "the case has 5"},
         {"sweep", "missing CASE"},
     };
-    for (const Bad& b : cases) {
-        INFO(b.args);
-        const auto r = run_cli(b.args);
-        CHECK(r.status == 2);
-        CHECK(r.out.empty());
-        CHECK(line_count(r.err) == 1);
-        CHECK_THAT(r.err, Catch::Contains(b.message));
-    }
+    for (const Bad& b : cases) check_bad_input(b.args, b.message);
     CHECK(fs::is_empty(dir.path()));  // nothing written
 }

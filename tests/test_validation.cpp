@@ -142,53 +142,57 @@ case = "cases/rest.toml"
 
 TEST_CASE("validation: bad files are one-line FILE:LINE: KEY: message errors", "[validation][errors]") {
     auto line_count = [](const std::string& s) { return std::count(s.begin(), s.end(), '\n'); };
-    const std::string unknown_key = error_of(R"(
-[[check]]
-quantity = "final_velocities"
-expectd = [0, 1]
-tolerance = 1e-12
-source = "paper: x"
-)");
-    CHECK_THAT(unknown_key, Catch::Contains("suite.toml:5: check[0].expectd: unknown key here; did you mean \"expected\"?"));
-    CHECK(line_count(unknown_key) == 0);
-
-    CHECK_THAT(error_of("[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = 1e-12\n"),
-               Catch::Contains("suite.toml:2: check[0].source: missing"));
-    CHECK_THAT(error_of("[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = 1e-12\n"
-                        "source = \"my earlier run\"\n"),
-               Catch::Contains("suite.toml:6: check[0].source: must say where the reference comes from"));
-    CHECK_THAT(error_of("[[check]]\nquantity = \"final_velocity\"\nexpected = [0, 1]\ntolerance = 1e-12\nsource = \"paper: seed 000\"\n"),
-               Catch::Contains("suite.toml:3: check[0].quantity: unknown quantity \"final_velocity\""));
-    CHECK_THAT(error_of("[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1, 2]\ntolerance = 1e-12\n"
-                        "source = \"paper: seed 000 §4.1\"\n"),
-               Catch::Contains("suite.toml:4: check[0].expected: final_velocities needs 2 values"));
-    CHECK_THAT(error_of("[[check]]\nquantity = \"final_velocities\"\nexpected = [0, \"1/0\"]\ntolerance = 1e-12\n"
-                        "source = \"paper: seed 000 §4.1\"\n"),
-               Catch::Contains("check[0].expected[1]: division by zero"));
-    CHECK_THAT(error_of("[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = -1\n"
-                        "source = \"paper: seed 000 §4.1\"\n"),
-               Catch::Contains("suite.toml:5: check[0].tolerance: must be >= 0"));
-    CHECK_THAT(error_of("[[check]]\nquantity = \"velocity\"\nexpected = 1\ntolerance = 1e-12\nsource = \"paper: seed 000 §4.1\"\n"),
-               Catch::Contains("check[0].at: missing"));
-    CHECK_THAT(error_of("[[check]]\nquantity = \"velocity\"\nat = [7, 1]\nexpected = 1\ntolerance = 1e-12\n"
-                        "source = \"paper: seed 000 §4.1\"\n"),
-               Catch::Contains("suite.toml:4: check[0].at: x must be in [0, 2]"));
-    CHECK_THAT(error_of("[[check]]\nkind = \"law\"\nlaw = \"newtn\"\nmasses = [1, 1]\nvelocities = [1, 0]\n"
-                        "quantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = 1e-12\nsource = \"closed form: two balls\"\n"),
-               Catch::Contains("suite.toml:4: check[0].law: unknown law 'newtn'"));
-    CHECK_THAT(error_of("[[check]]\nkind = \"sweep\"\ndirections = 36\nquantity = \"cone_errors\"\nexpected = 0\n"
-                        "tolerance = 1e-12\nsource = \"cross-check: sequential vs wave\"\n"),
-               Catch::Contains("check[0].case: a sweep needs exactly 3 rods; the case has 2"));
-    CHECK_THAT(error_of("[[check]]\nkind = \"magic\"\n"), Catch::Contains("suite.toml:3: check[0].kind: unknown kind \"magic\""));
-    CHECK_THAT(error_of("[[check]]\nquantity = \n"), Catch::Contains("suite.toml:3: (syntax):"));
-    CHECK_THAT(error_of("[[check]]\ncase = \"cases/none.toml\"\nquantity = \"final_velocities\"\nexpected = [0, 1]\n"
-                        "tolerance = 1e-12\nsource = \"paper: seed 000 §4.1\"\n"),
-               Catch::Contains("suite.toml:3: check[0].case: cannot use \"cases/none.toml\":"));
-    CHECK_THAT(error_of("title = 3\n"), Catch::Contains("suite.toml:2: title: must be a string"));
-    CHECK_THAT(error_of(""), Catch::Contains("suite.toml:0: check: missing"));
-    CHECK_THAT(error_of("[[check]]\nkind = \"cross_method\"\ncases = \"cases/*.txt\"\nquantity = \"impulses\"\n"
-                        "tolerance = 1e-3\nsource = \"cross-check: fd vs exact\"\n"),
-               Catch::Contains("check[0].cases: \"cases/*.txt\" matches no file"));
+    const std::pair<std::string, std::string> bad_files[] = {
+        {"[[check]]\nquantity = \"final_velocities\"\nexpectd = [0, 1]\ntolerance = 1e-12\nsource = \"paper: x\"\n",
+         "suite.toml:4: check[0].expectd: unknown key here; did you mean \"expected\"?"},
+        {"[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = 1e-12\n",
+         "suite.toml:2: check[0].source: missing"},
+        {"[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = 1e-12\n"
+            "source = \"my earlier run\"\n",
+         "suite.toml:6: check[0].source: must say where the reference comes from"},
+        {"[[check]]\nquantity = \"final_velocity\"\nexpected = [0, 1]\ntolerance = 1e-12\nsource = \"paper: seed 000\"\n",
+         "suite.toml:3: check[0].quantity: unknown quantity \"final_velocity\""},
+        {"[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1, 2]\ntolerance = 1e-12\n"
+            "source = \"paper: seed 000 §4.1\"\n",
+         "suite.toml:4: check[0].expected: final_velocities needs 2 values"},
+        {"[[check]]\nquantity = \"final_velocities\"\nexpected = [0, \"1/0\"]\ntolerance = 1e-12\n"
+            "source = \"paper: seed 000 §4.1\"\n",
+         "check[0].expected[1]: division by zero"},
+        {"[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = -1\n"
+            "source = \"paper: seed 000 §4.1\"\n",
+         "suite.toml:5: check[0].tolerance: must be >= 0"},
+        {"[[check]]\nquantity = \"velocity\"\nexpected = 1\ntolerance = 1e-12\nsource = \"paper: seed 000 §4.1\"\n",
+         "check[0].at: missing"},
+        {"[[check]]\nquantity = \"velocity\"\nat = [7, 1]\nexpected = 1\ntolerance = 1e-12\n"
+            "source = \"paper: seed 000 §4.1\"\n",
+         "suite.toml:4: check[0].at: x must be in [0, 2]"},
+        {"[[check]]\nkind = \"law\"\nlaw = \"newtn\"\nmasses = [1, 1]\nvelocities = [1, 0]\n"
+            "quantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = 1e-12\nsource = \"closed form: two balls\"\n",
+         "suite.toml:4: check[0].law: unknown law 'newtn'"},
+        {"[[check]]\nkind = \"sweep\"\ndirections = 36\nquantity = \"cone_errors\"\nexpected = 0\n"
+            "tolerance = 1e-12\nsource = \"cross-check: sequential vs wave\"\n",
+         "check[0].case: a sweep needs exactly 3 rods; the case has 2"},
+        {"[[check]]\nkind = \"magic\"\n",
+         "suite.toml:3: check[0].kind: unknown kind \"magic\""},
+        {"[[check]]\nquantity = \n",
+         "suite.toml:3: (syntax):"},
+        {"[[check]]\ncase = \"cases/none.toml\"\nquantity = \"final_velocities\"\nexpected = [0, 1]\n"
+            "tolerance = 1e-12\nsource = \"paper: seed 000 §4.1\"\n",
+         "suite.toml:3: check[0].case: cannot use \"cases/none.toml\":"},
+        {"title = 3\n",
+         "suite.toml:2: title: must be a string"},
+        {"",
+         "suite.toml:0: check: missing"},
+        {"[[check]]\nkind = \"cross_method\"\ncases = \"cases/*.txt\"\nquantity = \"impulses\"\n"
+            "tolerance = 1e-3\nsource = \"cross-check: fd vs exact\"\n",
+         "check[0].cases: \"cases/*.txt\" matches no file"},
+    };
+    for (const auto& [text, message] : bad_files) {
+        const std::string e = error_of(text);
+        INFO(text);
+        CHECK_THAT(e, Catch::Contains(message));
+        CHECK(line_count(e) == 0);
+    }
 }
 
 TEST_CASE("validation: cross-method checks cover every case the pattern matches, found at run time", "[validation]") {

@@ -59,18 +59,8 @@ int run_compare(const std::vector<std::string>& args) {
         ("no-properties", "do not sample the wave map's properties")
         ("json", "print one JSON document: {\"wave\": the run JSON, \"laws\": [...], ...}");
     flags.add_to(visible);
-    po::options_description all;
-    all.add(visible).add_options()("case", po::value<std::string>(), "case file");
-    po::positional_options_description positional;
-    positional.add("case", 1);
-
     po::variables_map vm;
-    if (auto status = parse_command_line("compare", args, all, positional, vm)) return *status;
-    if (vm.count("help")) {
-        fmt::print("{}\n{}", compare_help, to_string(visible));
-        return exit_ok;
-    }
-    if (!vm.count("case")) return usage_error("compare", "missing CASE (a case file; see rodcollide compare --help)");
+    if (auto status = parse_case_command_line("compare", compare_help, args, visible, vm)) return *status;
 
     CompareOptions options;
     if (vm.count("laws")) options.laws = split_list(vm["laws"].as<std::string>());
@@ -82,13 +72,8 @@ int run_compare(const std::vector<std::string>& args) {
         return usage_error("compare", fmt::format("--{}", e.what()));
     }
 
-    std::optional<Case> loaded;
-    try {
-        loaded = load_case(vm["case"].as<std::string>());
-    } catch (const CaseError& e) {
-        fmt::print(stderr, "{}\n", e.what());
-        return exit_bad_input;
-    }
+    std::optional<Case> loaded = load_case_or_report(vm["case"].as<std::string>());
+    if (!loaded) return exit_bad_input;
     Case& c = *loaded;
     if (auto status = flags.apply("compare", vm, c.solver)) return *status;
 

@@ -83,18 +83,8 @@ int run_sweep(const std::vector<std::string>& args) {
          "draw the empirical cone map (.png or .svg; FILE.dat and FILE.gp are written beside it)")
         ("json", "print the summary as one JSON document instead of the table");
     flags.add_to(visible);
-    po::options_description all;
-    all.add(visible).add_options()("case", po::value<std::string>(), "case file");
-    po::positional_options_description positional;
-    positional.add("case", 1);
-
     po::variables_map vm;
-    if (auto status = parse_command_line("sweep", args, all, positional, vm)) return *status;
-    if (vm.count("help")) {
-        fmt::print("{}\n{}", sweep_help, to_string(visible));
-        return exit_ok;
-    }
-    if (!vm.count("case")) return usage_error("sweep", "missing CASE (a case file; see rodcollide sweep --help)");
+    if (auto status = parse_case_command_line("sweep", sweep_help, args, visible, vm)) return *status;
 
     SweepOptions options;
     if (vm.count("directions")) {
@@ -115,13 +105,8 @@ int run_sweep(const std::vector<std::string>& args) {
     if (vm.count("threads")) options.threads = vm["threads"].as<unsigned>();
     if (vm.count("linear-tolerance")) options.linear_tolerance = vm["linear-tolerance"].as<double>();
 
-    std::optional<Case> loaded;
-    try {
-        loaded = load_case(vm["case"].as<std::string>());
-    } catch (const CaseError& e) {
-        fmt::print(stderr, "{}\n", e.what());
-        return exit_bad_input;
-    }
+    std::optional<Case> loaded = load_case_or_report(vm["case"].as<std::string>());
+    if (!loaded) return exit_bad_input;
     Case& c = *loaded;
     if (auto status = flags.apply("sweep", vm, c.solver)) return *status;
     options.solver = c.solver;
