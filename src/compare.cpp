@@ -45,6 +45,13 @@ void validate(const CompareOptions& options) {
         throw std::invalid_argument(fmt::format("restitution: must be in [0, 1], got {}", *options.restitution));
 }
 
+void validate(const Chain& chain) {
+    if (chain.size() > max_compare_rods)
+        throw std::invalid_argument(fmt::format(
+            "rods: compare takes at most {} rods (the rigid laws use dense matrices); the case has {}",
+            max_compare_rods, chain.size()));
+}
+
 namespace {
 
 /// The sampled properties of the wave map of the chain's touching rods, or why they are not.
@@ -127,6 +134,7 @@ std::optional<Eigen::VectorXd> implied_restitution_column(const ImpactMatrices& 
 Comparison compare(const std::string& title, const Chain& chain, const SolverOptions& solver,
                    const CompareOptions& options) {
     validate(options);
+    validate(chain);
     Comparison c;
     c.title = title;
     c.wave = solve(chain, solver);

@@ -142,11 +142,6 @@ private:
         return v.as_string().str;
     }
 
-    bool boolean(const toml::value& v, const std::string& k) const {
-        if (!v.is_boolean()) fail(v, k, fmt::format("must be true or false, got {}", describe(v)));
-        return v.as_boolean();
-    }
-
     std::size_t count(const toml::value& v, const std::string& k, std::size_t largest) const {
         if (!v.is_integer()) fail(v, k, fmt::format("must be a whole number, got {}", describe(v)));
         const auto n = v.as_integer();
@@ -269,7 +264,16 @@ private:
         const toml::value& tol = required("tolerance");
         c.tolerance = number(tol, key(i, "tolerance"));
         if (c.tolerance < 0) fail(tol, key(i, "tolerance"), fmt::format("must be >= 0, got {}", c.tolerance));
-        if (const toml::value* v = find(t, "relative")) c.relative = boolean(*v, key(i, "relative"));
+        const toml::value* relative = find(t, "relative");
+        if (relative && relative->is_string()) {
+            if (relative->as_string().str != "velocity_scale")
+                fail(*relative, key(i, "relative"), fmt::format("must be true, false or \"velocity_scale\", got {}", describe(*relative)));
+            c.scale = Check::Scale::velocity_scale;
+        } else if (relative) {
+            if (!relative->is_boolean())
+                fail(*relative, key(i, "relative"), fmt::format("must be true, false or \"velocity_scale\", got {}", describe(*relative)));
+            c.scale = relative->as_boolean() ? Check::Scale::expected : Check::Scale::absolute;
+        }
         const toml::value& src = required("source");
         c.source = string(src, key(i, "source"));
         if (std::none_of(std::begin(source_kinds), std::end(source_kinds), [&](std::string_view s) { return c.source.starts_with(s); }) ||
@@ -314,6 +318,8 @@ private:
             case Kind::law:
             case Kind::cross_method: break;
         }
+        if (c.scale == Check::Scale::velocity_scale && c.kind != Kind::outcome && c.kind != Kind::cross_method)
+            fail(*relative, key(i, "relative"), "\"velocity_scale\" needs a case's outcome (kind outcome or cross_method)");
         const std::size_t rods = c.case_data ? c.case_data->chain.size() : 0;
         if (c.case_data) c.name = c.case_data->path.stem().string();
 
@@ -612,7 +618,10 @@ public:
         r.name = c.name;
         r.quantity = std::move(quantity);
         r.expected = c.expected_text.size() == 1 ? c.expected_text[0] : fmt::format("({})", fmt::join(c.expected_text, ", "));
-        r.tolerance = fmt::format("{:.0e}{}", c.tolerance, c.relative ? " rel" : "");
+        r.tolerance = fmt::format("{:g}{}", c.tolerance,
+                                  c.scale == Check::Scale::expected         ? " rel"
+                                  : c.scale == Check::Scale::velocity_scale ? " of V"
+                                                                            : "");
         r.source = c.source;
         return r;
     }
@@ -640,7 +649,8 @@ public:
             error = std::isnan(d) ? d : std::max(error, d);
             scale = std::max(scale, std::abs(expected[k]));
         }
-        if (c.relative && scale > 0) error /= scale;
+        if (c.scale == Check::Scale::velocity_scale) scale = c.case_data->chain.velocity_scale();
+        if (c.scale != Check::Scale::absolute && scale > 0) error /= scale;
         r.error = error;
         r.pass = error <= c.tolerance;  // false for NaN
         return r;

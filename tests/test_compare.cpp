@@ -192,6 +192,9 @@ TEST_CASE("compare: options are validated with the option's name", "[compare][er
     CHECK_THROWS_WITH(validate(CompareOptions{{"newton"}, std::numeric_limits<double>::quiet_NaN(), true}),
                       Catch::StartsWith("restitution:"));
     CHECK_NOTHROW(validate(CompareOptions{}));
+    CHECK_THROWS_WITH(validate(identical_rods(std::vector<double>(max_compare_rods + 1, 0.0))),
+                      Catch::StartsWith("rods: compare takes at most 1000 rods"));
+    CHECK_NOTHROW(validate(identical_rods(std::vector<double>(max_compare_rods, 0.0))));
 }
 
 TEST_CASE("compare: the JSON contract", "[compare][json]") {

@@ -123,6 +123,41 @@ source = "closed form: Newton eps = 1, the last entry off by 6.7e-5 relative"
     CHECK(r.rows[1].expected == "(-1/3, 2/3, 2/3)");
 }
 
+TEST_CASE("validation: errors relative to the case's velocity scale are frame-invariant", "[validation]") {
+    // Two identical rods u- = (3, 1) -> u+ = (1, 3): V = 2 but max |u+| = 3. An error of 0.003 is
+    // 1e-3 of max |expected| and 1.5e-3 of V.
+    SuiteDir s("validation_velocity_scale", R"(
+[[check]]
+case = "cases/moving.toml"
+quantity = "final_velocities"
+expected = [1, 3.003]
+tolerance = 1.2e-3
+relative = true
+source = "closed form: exchange of velocities, off by 0.003 on purpose"
+
+[[check]]
+case = "cases/moving.toml"
+quantity = "final_velocities"
+expected = [1, 3.003]
+tolerance = 1.2e-3
+relative = "velocity_scale"
+source = "closed form: exchange of velocities, off by 0.003 on purpose"
+)");
+    s.dir.write("cases/moving.toml", "[defaults]\nlength = 1\narea = 1\ndensity = 1\nyoungs_modulus = 1\n"
+                                     "[[rod]]\nvelocity = 3\n[[rod]]\nvelocity = 1\n");
+    const Report r = run(load_suite(s.dir.path()));
+    REQUIRE(r.rows.size() == 2);
+    CHECK(r.rows[0].pass);
+    CHECK(r.rows[0].error == Approx(0.003 / 3.003));
+    CHECK_FALSE(r.rows[1].pass);
+    CHECK(r.rows[1].error == Approx(0.0015));
+    CHECK(r.rows[1].tolerance == "0.0012 of V");
+    CHECK_THAT(error_of("[[check]]\nkind = \"law\"\nlaw = \"newton\"\nmasses = [1, 1]\nvelocities = [1, 0]\n"
+                        "quantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = 1e-12\nrelative = \"velocity_scale\"\n"
+                        "source = \"closed form: two balls\"\n"),
+               Catch::Contains("check[0].relative: \"velocity_scale\" needs a case's outcome"));
+}
+
 TEST_CASE("validation: a check that cannot be computed is a FAIL row, not a crash", "[validation]") {
     SuiteDir s("validation_throws", R"(
 [[check]]

@@ -44,6 +44,12 @@ struct CompareOptions {
 /// [0, 1]; the message starts with "laws: " or "restitution: ".
 void validate(const CompareOptions& options);
 
+/// Longest chain compare accepts: the rigid laws use dense n x n matrices (as `rodcollide laws`).
+inline constexpr std::size_t max_compare_rods = 1000;
+
+/// Throws std::invalid_argument ("rods: ...") for a chain longer than max_compare_rods.
+void validate(const Chain& chain);
+
 /// Longest chain whose wave map properties are sampled (each sample is one solve).
 inline constexpr std::size_t max_property_rods = 4;
 
@@ -126,7 +132,7 @@ struct Comparison {
 };
 
 /// Solves the chain with `solver` and compares the outcome with the laws. Validates the options
-/// first (validate()), then throws what solve() throws.
+/// and the chain first (validate()), then throws what solve() throws.
 Comparison compare(const std::string& title, const Chain& chain, const SolverOptions& solver,
                    const CompareOptions& options = {});
 

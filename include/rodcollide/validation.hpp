@@ -61,7 +61,10 @@ struct Check {
     std::vector<std::string> expected_text;  ///< as written ("-1/3")
     bool vector = false;             ///< a vector quantity (one row, error = largest entry)
     double tolerance = 0;
-    bool relative = false;           ///< error / max |expected| (absolute when that is 0)
+    /// How the error is scaled: absolute, / max |expected| (absolute when that is 0), or / the
+    /// case's velocity scale V = max u- - min u- (frame-invariant; the finite-difference study's
+    /// "error of V").
+    enum class Scale { absolute, expected, velocity_scale } scale = Scale::absolute;
     std::string source;              ///< "paper: ...", "closed form: ..." or "cross-check: ..."
 };
 

@@ -76,6 +76,11 @@ int run_compare(const std::vector<std::string>& args) {
     if (!loaded) return exit_bad_input;
     Case& c = *loaded;
     if (auto status = flags.apply("compare", vm, c.solver)) return *status;
+    try {
+        validate(c.chain);
+    } catch (const std::invalid_argument& e) {
+        return usage_error("compare", e.what());
+    }
 
     ProgressReporter progress("compare");
     c.solver.progress = progress.callback();
