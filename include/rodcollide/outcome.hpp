@@ -34,6 +34,14 @@ struct ContactOutcome {
     std::vector<Interval> intervals; ///< times during which the contact carried compression [s]
 };
 
+/// A contact closing (gap reaches 0 while the ends approach) or opening (it would carry tension).
+struct ContactEvent {
+    enum class Kind { closing, opening };
+    std::size_t contact = 0;  ///< between rods contact and contact + 1
+    double time = 0;          ///< [s]
+    Kind kind = Kind::closing;
+};
+
 struct EnergyBalance {
     double initial = 0;          ///< sum m v^2/2 at t = 0 [J] (rods start unstrained)
     double final_rigid = 0;      ///< sum m u+^2/2 [J]
