@@ -173,8 +173,8 @@ private:
         if (!q.closed) {
             const double closing = q.gap_rate < 0 ? q.gap_time + q.gap / -q.gap_rate : inf;
             q.gap = closing <= t + tol ? 0.0 : std::max(0.0, q.gap + q.gap_rate * (t - q.gap_time));
-            q.gap_time = t;
         }
+        q.gap_time = t;  // also while closed: a contact that opens now has its gap grow from now
         const bool in_contact = (q.closed || q.gap == 0) && stays_in_contact(alpha_in, beta_in, velocity_tolerance_);
         if (in_contact != q.closed)
             contact_events_.push_back({j - 1, t, in_contact ? ContactEvent::Kind::closing : ContactEvent::Kind::opening});
