@@ -56,6 +56,12 @@ struct SolverStats {
     std::size_t events = 0;        ///< event groups (characteristics) or time steps (grid)
     std::size_t fronts = 0;        ///< fronts created (characteristics) or cells (grid)
     std::size_t dropped_fronts = 0;///< jumps below the drop tolerance that were not emitted
+    // Finite differences only (0 for characteristics):
+    std::size_t steps = 0;         ///< time steps taken
+    std::size_t cells = 0;         ///< cells in all rods
+    std::size_t shortest_rod_cells = 0;  ///< cells in the rod with the shortest transit time
+    double time_step = 0;          ///< dt [s]
+    double courant_min = 0;        ///< smallest c dt / h over the rods (1: exact)
 };
 
 struct Outcome {
