@@ -2,6 +2,7 @@
 // forms, the rigid two-body result for equal transit times, the sorting of velocities by
 // identical rods, and conservation laws on random chains.
 #include "chain_builders.hpp"
+#include "closed_forms.hpp"
 #include "rodcollide/characteristics.hpp"
 #include "rodcollide/impact_matrices.hpp"
 
@@ -89,13 +90,7 @@ TEST_CASE("seed 000 eq. (35)-(36): three identical rods, regions, simultaneous o
     const Eigen::VectorXd u = s.outcome.final_velocities();
     CHECK(u.isApprox(Eigen::Vector3d(-v, 0, 2 * v)));
     CHECK(contact_velocities(u).isApprox(Eigen::Vector2d(v, 2 * v)));
-    // In B and C both contacts open at the same instant 3l/c.
-    std::vector<double> openings;
-    for (const ContactEvent& e : s.contact_events)
-        if (e.kind == ContactEvent::Kind::opening) openings.push_back(e.time);
-    REQUIRE(openings.size() == 2);
-    CHECK(openings[0] == Approx(3.0).epsilon(1e-15));
-    CHECK(openings[1] == openings[0]);
+    rodcollide::testing::check_simultaneous_openings(s.contact_events, 3.0);  // B and C, t = 3l/c
     for (const ContactOutcome& c : s.outcome.contacts) {
         REQUIRE(c.intervals.size() == 1);
         CHECK(c.intervals[0].end == Approx(3.0).epsilon(1e-15));
@@ -106,37 +101,18 @@ TEST_CASE("seed 000 eq. (35)-(36): three identical rods, regions, simultaneous o
 
 TEST_CASE("de Saint-Venant: striker shorter and longer than the target", "[characteristics][saint-venant]") {
     const double V = 3.0;
-    SECTION("L1/L2 = 0.4: the striker stops, the target leaves with V L1/L2, rigid share L1/L2") {
-        const double L1 = 0.4, L2 = 1.0;
-        const Outcome o = solve_characteristics(Chain({make_rod(L1, V), make_rod(L2, 0)}), {}).outcome;
-        CHECK(o.rods[0].final_velocity == Approx(0).margin(1e-14));
-        CHECK(o.rods[1].final_velocity == Approx(V * L1 / L2).epsilon(1e-14));
-        CHECK(o.energy.final_rigid / o.energy.initial == Approx(L1 / L2).epsilon(1e-13));
-        CHECK(o.rods[0].vibration_energy == Approx(0).margin(1e-14));
-        check_conservation(o);
-    }
-    SECTION("L1/L2 = 2.5: the target leaves with V, the striker keeps V (L1-L2)/L1") {
-        const double L1 = 2.5, L2 = 1.0;
-        const Outcome o = solve_characteristics(Chain({make_rod(L1, V), make_rod(L2, 0)}), {}).outcome;
-        CHECK(o.rods[1].final_velocity == Approx(V).epsilon(1e-14));
-        CHECK(o.rods[0].final_velocity == Approx(V * (L1 - L2) / L1).epsilon(1e-14));
-        CHECK(o.rods[1].vibration_energy == Approx(0).margin(1e-13));
+    for (const double L1 : {0.4, 2.5}) {
+        INFO("L1/L2 = " << L1);
+        const Outcome o = solve_characteristics(Chain({make_rod(L1, V), make_rod(1.0, 0)}), {}).outcome;
+        rodcollide::testing::check_saint_venant(o, L1, 1.0, V);
         check_conservation(o);
     }
 }
 
 TEST_CASE("equal transit times, impedance ratio r: the rigid elastic two-body result", "[characteristics]") {
-    for (double r : {0.2, 0.5, 1.0, 2.0, 3.0, 7.5}) {
-        INFO("impedance ratio " << r);
-        const double V = 1.5;
-        // Same material and length, section ratio r: Z2/Z1 = m2/m1 = r.
-        const Outcome o =
-            solve_characteristics(Chain({make_rod(1, V, 0, 1.0), make_rod(1, 0, 0, r)}), {}).outcome;
-        CHECK(o.rods[0].final_velocity == Approx((1 - r) / (1 + r) * V).margin(1e-14));
-        CHECK(o.rods[1].final_velocity == Approx(2 / (1 + r) * V).epsilon(1e-14));
-        CHECK(o.energy.final_vibration == Approx(0).margin(1e-14));
+    for (const Outcome& o : rodcollide::testing::check_rigid_two_body(
+             [](const Chain& chain) { return solve_characteristics(chain, {}).outcome; }))
         check_conservation(o);
-    }
     // Equal transit times with different materials too: E and rho scaled so c stays 1.
     const Outcome o = solve_characteristics(
         Chain({make_rod(1, 1.0, 0, 1, 1, 1), make_rod(1, 0, 0, 1, 4, 4)}), {}).outcome;

@@ -8,6 +8,7 @@
 // log(error) against log(N) over N = 100, 200, ..., 1600.
 // The table in the docs: build/rodcollide_tests "[convergence-table]"
 #include "chain_builders.hpp"
+#include "closed_forms.hpp"
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/characteristics.hpp"
 #include "rodcollide/finite_difference.hpp"
@@ -17,9 +18,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <filesystem>
 
 using namespace rodcollide;
+using rodcollide::testing::load_example_cases;
 using rodcollide::testing::make_rod;
 
 namespace {
@@ -79,22 +80,12 @@ double observed_order(const std::vector<std::size_t>& cells, const std::vector<d
     return -sxy / sxx;
 }
 
-std::vector<std::filesystem::path> example_cases() {
-    std::vector<std::filesystem::path> files;
-    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(RODCOLLIDE_SOURCE_DIR) / "cases"))
-        if (e.path().extension() == ".toml") files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    return files;
-}
 
 }  // namespace
 
 TEST_CASE("every case in cases/ agrees with the exact solver at the default resolution", "[finite-difference][cases]") {
-    const auto files = example_cases();
-    REQUIRE(files.size() >= 7);
-    for (const auto& file : files) {
-        INFO(file.filename().string());
-        const Case c = load_case(file);
+    for (const Case& c : load_example_cases()) {
+        INFO(c.path.filename().string());
         SolverOptions options = c.solver;
         options.method = Method::finite_difference;
         options.cells = 0;
