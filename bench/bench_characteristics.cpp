@@ -1,6 +1,6 @@
 // Exact solver timings (issue 2 §7): the three-rod paper case (seed 000 §4.2) and a 10-rod
 // chain with mixed materials and gaps. Run: build/rodcollide_bench --benchmark_filter=Characteristics
-// --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
+// --benchmark_repetitions=10 --benchmark_report_aggregates_only=true (main: bench/main.cpp)
 #include "../tests/chain_builders.hpp"
 #include "rodcollide/characteristics.hpp"
 #include "rodcollide/solve.hpp"
@@ -47,5 +47,3 @@ void BM_Characteristics_TenRodMixed(benchmark::State& state) {
 BENCHMARK(BM_Characteristics_TenRodMixed)->Unit(benchmark::kMillisecond);
 
 }  // namespace
-
-BENCHMARK_MAIN();

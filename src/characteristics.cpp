@@ -23,7 +23,6 @@ namespace {
 constexpr double inf = std::numeric_limits<double>::infinity();
 constexpr double time_tolerance = 1e-10;     // x shortest transit time: simultaneous arrivals
 constexpr double time_rounding = 1e-14;      // x |t|: rounding of large times
-constexpr double contact_tolerance = 1e-10;  // x velocity scale: opening threshold, settling
 
 /// One rod end or contact, with its contact state and bookkeeping.
 struct Junction {
@@ -68,10 +67,10 @@ public:
         : chain_(chain), options_(options), field_(chain) {
         const std::size_t n = chain.size();
         velocity_scale_ = chain.velocity_scale();
-        velocity_tolerance_ = contact_tolerance * velocity_scale_;
+        tolerances_ = contact_tolerances(chain);
+        velocity_tolerance_ = tolerances_.velocity;
         drop_threshold_ = options.drop_tolerance * velocity_scale_;
         time_tolerance_ = time_tolerance * chain.shortest_transit_time();
-        gap_tolerance_ = contact_tolerance * velocity_scale_ * chain.longest_transit_time();
         junctions_.resize(n + 1);
         for (std::size_t j = 0; j <= n; ++j) {
             Junction& q = junctions_[j];
@@ -174,8 +173,8 @@ private:
         if (!q.closed) {
             const double closing = q.gap_rate < 0 ? q.gap_time + q.gap / -q.gap_rate : inf;
             q.gap = closing <= t + tol ? 0.0 : std::max(0.0, q.gap + q.gap_rate * (t - q.gap_time));
-            q.gap_time = t;
         }
+        q.gap_time = t;  // also while closed: a contact that opens now has its gap grow from now
         const bool in_contact = (q.closed || q.gap == 0) && stays_in_contact(alpha_in, beta_in, velocity_tolerance_);
         if (in_contact != q.closed)
             contact_events_.push_back({j - 1, t, in_contact ? ContactEvent::Kind::closing : ContactEvent::Kind::opening});
@@ -325,24 +324,19 @@ private:
     /// With no contact carrying force at t, the earliest time from which no contact can happen.
     double settle_bound(double t) const {
         const std::size_t n = chain_.size();
-        std::vector<double> mean(n);
-        std::vector<EndExcursions> excursions(n);
+        std::vector<FreeRodMotion> rods(n);
         for (std::size_t i = 0; i < n; ++i) {
             const double T = chain_[i].transit_time();
-            mean[i] = field_.momentum(i, t) / chain_[i].mass();
-            excursions[i] = free_rod_end_excursions(window(field_.alpha_arrivals(i), t, T),
-                                                    window(field_.beta_arrivals(i), t, T), mean[i]);
+            rods[i].mean_velocity = field_.momentum(i, t) / chain_[i].mass();
+            rods[i].alpha_at_right = window(field_.alpha_arrivals(i), t, T);
+            rods[i].beta_at_left = window(field_.beta_arrivals(i), t, T);
         }
-        double bound = t;
+        std::vector<double> gaps(n - 1);
         for (std::size_t k = 0; k + 1 < n; ++k) {
             const Junction& q = junctions_[k + 1];
-            const double gap = q.closed ? 0.0 : std::max(0.0, q.gap + q.gap_rate * (t - q.gap_time));
-            const double excursion = excursions[k].right_advance + excursions[k + 1].left_retreat;
-            bound = std::max(bound, contact_release_time(t, gap, mean[k + 1] - mean[k], excursion,
-                                                         gap_tolerance_, velocity_tolerance_));
-            if (bound == inf) break;
+            gaps[k] = q.closed ? 0.0 : std::max(0.0, q.gap + q.gap_rate * (t - q.gap_time));
         }
-        return bound;
+        return chain_release_time(t, rods, gaps, tolerances_);
     }
 
     Outcome snapshot(double t, bool settled) const {
@@ -396,7 +390,8 @@ private:
     Outcome outcome_;
 
     double velocity_scale_ = 0, velocity_tolerance_ = 0, drop_threshold_ = 0;
-    double time_tolerance_ = 0, gap_tolerance_ = 0;
+    double time_tolerance_ = 0;
+    ContactTolerances tolerances_;
     double energy_created_ = 0;
     double settle_time_ = inf;
     bool settle_checked_ = false;

@@ -25,8 +25,9 @@ JunctionResponse closed_junction(double z_left, double alpha_in, double z_right,
     return r;
 }
 
-JunctionResponse touching_junction(double z_left, double alpha_in, double z_right, double beta_in) {
-    if (free_separation_velocity(alpha_in, beta_in) < 0)
+JunctionResponse touching_junction(double z_left, double alpha_in, double z_right, double beta_in,
+                                   double tolerance) {
+    if (free_separation_velocity(alpha_in, beta_in) < -tolerance)
         return closed_junction(z_left, alpha_in, z_right, beta_in);
     return open_junction(alpha_in, beta_in);
 }

@@ -23,6 +23,14 @@ nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) 
                             {"impulse", c.impulse},
                             {"intervals", intervals}});
     }
+    json stats = {{"events", o.stats.events}, {"fronts", o.stats.fronts}, {"dropped_fronts", o.stats.dropped_fronts}};
+    if (o.method == Method::finite_difference) {
+        stats["steps"] = o.stats.steps;
+        stats["cells"] = o.stats.cells;
+        stats["shortest_rod_cells"] = o.stats.shortest_rod_cells;
+        stats["time_step"] = o.stats.time_step;
+        stats["courant_min"] = o.stats.courant_min;
+    }
     return {{"title", title},
             {"method", to_string(o.method)},
             {"rods", rods},
@@ -36,10 +44,7 @@ nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) 
             {"settled", o.settled},
             {"last_contact_time", o.last_contact_time},
             {"impact_equation_residual", o.impact_equation_residual()},
-            {"stats",
-             {{"events", o.stats.events},
-              {"fronts", o.stats.fronts},
-              {"dropped_fronts", o.stats.dropped_fronts}}},
+            {"stats", stats},
             {"warnings", o.warnings}};
 }
 
@@ -74,8 +79,13 @@ std::string outcome_table(const std::string& title, const Outcome& o) {
     fmt::format_to(out, "\nenergy: initial {:.6g} = rigid {:.6g} ({:.2f}%) + vibration {:.6g} ({:.2f}%)",
                    e.initial, e.final_rigid, total > 0 ? 100 * e.final_rigid / total : 100.0,
                    e.final_vibration, total > 0 ? 100 * e.final_vibration / total : 0.0);
-    if (e.dropped != 0) fmt::format_to(out, " + dropped {:.3g}", e.dropped);
-    fmt::format_to(out, "\nsolver: {} events, {} fronts", o.stats.events, o.stats.fronts);
+    if (e.dropped != 0)
+        fmt::format_to(out, " + {} {:.3g}", o.method == Method::finite_difference ? "scheme drift" : "dropped", e.dropped);
+    if (o.method == Method::finite_difference)
+        fmt::format_to(out, "\nsolver: {} steps of {:.6g} on {} cells ({} in the shortest rod), Courant number >= {:.6g}",
+                       o.stats.steps, o.stats.time_step, o.stats.cells, o.stats.shortest_rod_cells, o.stats.courant_min);
+    else
+        fmt::format_to(out, "\nsolver: {} events, {} fronts", o.stats.events, o.stats.fronts);
     if (o.stats.dropped_fronts) fmt::format_to(out, ", {} jumps below the drop tolerance", o.stats.dropped_fronts);
     fmt::format_to(out, "\n");
     return s;

@@ -48,4 +48,26 @@ double contact_release_time(double t0, double g0, double dv, double excursion, d
     return std::numeric_limits<double>::infinity();
 }
 
+ContactTolerances contact_tolerances(const Chain& chain) {
+    constexpr double relative = 1e-10;
+    const double v = chain.velocity_scale();
+    return {relative * v, relative * v * chain.longest_transit_time()};
+}
+
+double chain_release_time(double t0, const std::vector<FreeRodMotion>& rods,
+                          const std::vector<double>& gaps, const ContactTolerances& tolerances) {
+    double bound = t0;
+    for (std::size_t k = 0; k + 1 < rods.size(); ++k) {
+        const EndExcursions left = free_rod_end_excursions(rods[k].alpha_at_right, rods[k].beta_at_left,
+                                                           rods[k].mean_velocity);
+        const EndExcursions right = free_rod_end_excursions(rods[k + 1].alpha_at_right,
+                                                            rods[k + 1].beta_at_left, rods[k + 1].mean_velocity);
+        bound = std::max(bound, contact_release_time(t0, gaps[k], rods[k + 1].mean_velocity - rods[k].mean_velocity,
+                                                     left.right_advance + right.left_retreat,
+                                                     tolerances.gap, tolerances.velocity));
+        if (bound == std::numeric_limits<double>::infinity()) break;
+    }
+    return bound;
+}
+
 }  // namespace rodcollide

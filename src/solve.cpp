@@ -1,7 +1,10 @@
-// Method dispatch for solve().
+// Method dispatch for solve() and solve_with_field().
 #include "rodcollide/solve.hpp"
 
 #include "rodcollide/characteristics.hpp"
+#include "rodcollide/finite_difference.hpp"
+
+#include <algorithm>
 
 namespace rodcollide {
 
@@ -13,9 +16,26 @@ Outcome solve(const Chain& chain, const SolverOptions& options) {
             return solve_characteristics(chain, o).outcome;
         }
         case Method::finite_difference:
-            break;
+            return solve_finite_difference(chain, options).outcome;
     }
-    throw UnsupportedMethod("method finite-difference: not available yet; use characteristics");
+    throw UnsupportedMethod("unknown method");
+}
+
+SolutionWithField solve_with_field(const Chain& chain, const SolverOptions& options, std::size_t times,
+                                   std::size_t positions) {
+    if (options.method == Method::finite_difference) {
+        FiniteDifferenceSolution s = solve_finite_difference(chain, options, FieldResolution{times, positions});
+        return {std::move(s.outcome), std::move(*s.field)};
+    }
+    if (times < 2 || times > 2000 || positions < 1 || positions > 2000)
+        throw std::invalid_argument("field history: times must be 2 to 2000 and positions 1 to 2000");
+    SolverOptions o = options;
+    o.keep_history = true;
+    CharacteristicsSolution s = solve_characteristics(chain, o);
+    const double t_end = std::min(std::max(s.outcome.end_time, options.record_until.value_or(0.0)),
+                                  s.field.valid_until());
+    FieldSamples field = sample_field(s.field, t_end, t_end > 0 ? times : 1, positions);
+    return {std::move(s.outcome), std::move(field)};
 }
 
 }  // namespace rodcollide

@@ -1,5 +1,6 @@
 // Every example in cases/ solved exactly: momentum and total energy conserved to 1e-12 relative,
 // M(u+ - u-) = W Lambda, Lambda >= 0, and settled (issue 2 §6).
+#include "closed_forms.hpp"
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/impact_matrices.hpp"
 #include "rodcollide/solve.hpp"
@@ -9,25 +10,11 @@
 #include <filesystem>
 
 using namespace rodcollide;
-
-namespace {
-
-std::vector<std::filesystem::path> example_cases() {
-    std::vector<std::filesystem::path> files;
-    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(RODCOLLIDE_SOURCE_DIR) / "cases"))
-        if (e.path().extension() == ".toml") files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
-}  // namespace
+using rodcollide::testing::load_example_cases;
 
 TEST_CASE("every case conserves momentum and energy and satisfies the impact equation", "[cases][characteristics]") {
-    const auto files = example_cases();
-    REQUIRE(files.size() >= 7);
-    for (const auto& file : files) {
-        INFO(file.filename().string());
-        const Case c = load_case(file);
+    for (const Case& c : load_example_cases()) {
+        INFO(c.path.filename().string());
         SolverOptions options = c.solver;
         options.method = Method::characteristics;
         const Outcome o = solve(c.chain, options);

@@ -103,15 +103,19 @@ TEST_CASE("diagram: bad input exits 2 with one line and writes nothing", "[cli][
     CHECK(dir.empty());
 }
 
-TEST_CASE("diagram --method finite-difference goes through the field seam (stub until issue 4)", "[cli][diagram]") {
-    // When the finite-difference solver lands, this should draw instead: replace this test.
+TEST_CASE("diagram --kind velocity --method finite-difference draws the grid solver's field", "[cli][diagram]") {
     const Scratch dir("fd");
     const auto r = run_cli("diagram cases/seed000_two_rods.toml --kind velocity --t-end 1 --method finite-difference --out '" +
                            (dir / "v.png") + "'");
-    CHECK(r.status == 2);
-    CHECK_THAT(r.err, Catch::Contains("finite-difference"));
-    CHECK_THAT(r.err, Catch::Contains("not available"));
-    CHECK(dir.empty());
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK(std::filesystem::file_size(dir / "v.png") > 1000);
+    // An absurd resolution is refused before anything is written.
+    const auto bad = run_cli("diagram cases/seed000_two_rods.toml --kind force --method finite-difference --cells 100000000 --out '" +
+                             (dir / "f.png") + "'");
+    CHECK(bad.status == 2);
+    CHECK(line_count(bad.err) == 1);
+    CHECK_FALSE(std::filesystem::exists(dir / "f.png"));
 }
 
 TEST_CASE("diagram without gnuplot exits 1 with one line and writes nothing", "[cli][diagram][errors]") {

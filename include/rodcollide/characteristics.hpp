@@ -17,25 +17,9 @@
 #include "rodcollide/solver_options.hpp"
 #include "rodcollide/wave_field.hpp"
 
-#include <cstddef>
-#include <stdexcept>
 #include <vector>
 
 namespace rodcollide {
-
-/// A solver cap (events, fronts, cells, memory) was reached; what() says which and how to raise it.
-class SolverLimitExceeded : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
-/// A contact closing (gap reaches 0 while the ends approach) or opening (it would carry tension).
-struct ContactEvent {
-    enum class Kind { closing, opening };
-    std::size_t contact = 0;  ///< between rods contact and contact + 1
-    double time = 0;          ///< [s]
-    Kind kind = Kind::closing;
-};
 
 struct CharacteristicsSolution {
     Outcome outcome;

@@ -10,14 +10,11 @@
 
 namespace rodcollide {
 
-/// Solves with options.method and samples velocity and force at nt times in [0, t_end] [s] and
-/// nx positions along the chain. Throws UnsupportedMethod (solve.hpp), SolverLimitExceeded,
-/// std::invalid_argument (grid too large).
+/// Solves with options.method and samples velocity and force over [0, t_end] [s]: the exact
+/// field at nt evenly spaced times and nx positions (characteristics), or the grid's own history
+/// decimated to at most nt x nx samples (finite differences, see solve_with_field). Throws
+/// UnsupportedMethod (solve.hpp), SolverLimitExceeded, InvalidResolution, std::invalid_argument
+/// (grid too large).
 FieldSamples solve_field(const Chain& chain, const SolverOptions& options, double t_end, std::size_t nt, std::size_t nx);
-
-/// The finite-difference solver's field history on such a grid (issue 4). Until that solver
-/// exists, its stub in src/field_history.cpp throws UnsupportedMethod.
-FieldSamples finite_difference_field(const Chain& chain, const SolverOptions& options, double t_end, std::size_t nt,
-                                     std::size_t nx);
 
 }  // namespace rodcollide

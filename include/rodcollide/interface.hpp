@@ -51,7 +51,11 @@ JunctionResponse closed_junction(double z_left, double alpha_in, double z_right,
 
 /// Unilateral contact whose ends touch (gap 0): the closed response if it carries compression,
 /// else the open one. Returns the open response for N* = 0 too; both coincide there.
-JunctionResponse touching_junction(double z_left, double alpha_in, double z_right, double beta_in);
+/// `tolerance` [m/s] >= 0 widens "no compression" to free separation velocities >= -tolerance, for
+/// a solver whose arriving invariants carry rounding noise (finite differences recompute them
+/// every step): ends touching without force must not pick up spurious compression.
+JunctionResponse touching_junction(double z_left, double alpha_in, double z_right, double beta_in,
+                                   double tolerance = 0);
 
 /// Whether touching ends stay in contact: a contact opens only when the free separation velocity
 /// exceeds `tolerance` [m/s] (a tiny relative velocity from rounding must not split a contact

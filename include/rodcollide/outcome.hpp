@@ -34,6 +34,14 @@ struct ContactOutcome {
     std::vector<Interval> intervals; ///< times during which the contact carried compression [s]
 };
 
+/// A contact closing (gap reaches 0 while the ends approach) or opening (it would carry tension).
+struct ContactEvent {
+    enum class Kind { closing, opening };
+    std::size_t contact = 0;  ///< between rods contact and contact + 1
+    double time = 0;          ///< [s]
+    Kind kind = Kind::closing;
+};
+
 struct EnergyBalance {
     double initial = 0;          ///< sum m v^2/2 at t = 0 [J] (rods start unstrained)
     double final_rigid = 0;      ///< sum m u+^2/2 [J]
@@ -48,6 +56,12 @@ struct SolverStats {
     std::size_t events = 0;        ///< event groups (characteristics) or time steps (grid)
     std::size_t fronts = 0;        ///< fronts created (characteristics) or cells (grid)
     std::size_t dropped_fronts = 0;///< jumps below the drop tolerance that were not emitted
+    // Finite differences only (0 for characteristics):
+    std::size_t steps = 0;         ///< time steps taken
+    std::size_t cells = 0;         ///< cells in all rods
+    std::size_t shortest_rod_cells = 0;  ///< cells in the rod with the shortest transit time
+    double time_step = 0;          ///< dt [s]
+    double courant_min = 0;        ///< smallest c dt / h over the rods (1: exact)
 };
 
 struct Outcome {

@@ -9,6 +9,8 @@
 // end's largest retreat of rod R. If dv >= 0, no contact is possible once the bound is >= 0.
 #pragma once
 
+#include "rodcollide/chain.hpp"
+
 #include <vector>
 
 namespace rodcollide {
@@ -40,5 +42,30 @@ EndExcursions free_rod_end_excursions(const ArrivalWindow& alpha_at_right,
 /// `gap_tolerance` [m] and `velocity_tolerance` [m/s] absorb rounding.
 double contact_release_time(double t0, double g0, double dv, double excursion,
                             double gap_tolerance, double velocity_tolerance);
+
+/// Tolerances of the contact and settling rules, shared by both solvers so that they apply the
+/// same rule. Relative to the chain's own scales: V = velocity_scale(), T = longest transit time.
+struct ContactTolerances {
+    /// Touching ends separate only when their free separation velocity exceeds this (1e-10 V)
+    /// [m/s]: rounding must not split a contact interval. Also the settling velocity tolerance.
+    double velocity = 0;
+    /// Gap shortfall absorbed as rounding when proving settling (1e-10 V T) [m].
+    double gap = 0;
+};
+
+ContactTolerances contact_tolerances(const Chain& chain);
+
+/// The free motion of one rod from t0 on, as the settling rule needs it.
+struct FreeRodMotion {
+    double mean_velocity = 0;      ///< momentum / mass [m/s]
+    ArrivalWindow alpha_at_right;  ///< alpha arriving at the right end over [t0, t0 + T]
+    ArrivalWindow beta_at_left;    ///< beta arriving at the left end over [t0, t0 + T]
+};
+
+/// With no contact carrying force at t0: the earliest time >= t0 from which no contact of the
+/// chain can happen again (+infinity if that cannot be proven yet). gaps[k] is the gap of the
+/// contact between rods k and k+1 at t0 [m] (0 when touching).
+double chain_release_time(double t0, const std::vector<FreeRodMotion>& rods,
+                          const std::vector<double>& gaps, const ContactTolerances& tolerances);
 
 }  // namespace rodcollide

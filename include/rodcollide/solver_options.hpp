@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace rodcollide {
@@ -17,6 +18,13 @@ inline constexpr Method all_methods[] = {Method::characteristics, Method::finite
 std::string to_string(Method m);
 /// Parses a method name; nullopt for anything else.
 std::optional<Method> parse_method(const std::string& name);
+
+/// A solver cap (events, fronts, cells, work, memory) was reached while solving; what() says
+/// which and how to raise it.
+class SolverLimitExceeded : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
 
 struct SolverOptions {
     Method method = Method::characteristics;

@@ -82,7 +82,7 @@ void CommonSolverFlags::add_to(po::options_description& options) {
     options.add_options()
         ("method", po::value<std::string>(), "characteristics (exact, default) or finite-difference")
         ("end-time", po::value<double>(), "stop at this time [s] even if contacts may still happen (settled: false)")
-        ("cells", po::value<long long>(), "finite differences: cells in the rod with the shortest transit time")
+        ("cells", po::value<long long>(), "finite differences: cells in the rod with the shortest transit time (default 1000)")
         ("drop-tolerance", po::value<double>(), "characteristics: smallest jump kept at a contact, relative to the velocity scale (default 1e-12)")
         ("max-events", po::value<long long>(), "characteristics: cap on event groups (default 1e7)");
 }

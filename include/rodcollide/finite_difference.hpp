@@ -1,0 +1,169 @@
+// Finite-difference solver (physics.md §1-2, §5; issue 4): a staggered velocity-force grid per
+// rod, leapfrog in time. Velocities sit at cell centres at whole steps t^n = n dt, forces at the
+// cell faces (the rod ends included) at half steps t^(n+1/2):
+//   N_k^(n+1/2) = N_k^(n-1/2) + kappa (v_k^n - v_(k-1)^n),       kappa = E A dt / h,
+//   v_k^(n+1)   = v_k^n + dt / (rho A h) (N_(k+1)^(n+1/2) - N_k^(n+1/2)).
+// With Courant number c dt / h = 1 in every rod, kappa = Z and the scheme is exactly the method of
+// characteristics on its lattice (Bacon 1993): every sample equals the exact solution. A rod end
+// is a face whose force comes from the junction rules of interface.hpp, applied to the invariants
+// arriving at the face with the discrete impedance kappa (= Z at Courant 1); a gap that closes
+// inside a step blends the open and closed responses by the fraction of the step each holds, so
+// impulse and momentum stay exact. Derivations and measured accuracy: docs/finite_difference.md.
+#pragma once
+
+#include "rodcollide/chain.hpp"
+#include "rodcollide/field_samples.hpp"
+#include "rodcollide/interface.hpp"
+#include "rodcollide/outcome.hpp"
+#include "rodcollide/settling.hpp"
+#include "rodcollide/solver_options.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+namespace rodcollide {
+
+/// A resolution the finite-difference solver refuses before doing any work (bad input: the CLI
+/// exits with status 2). what() is one line naming the limit.
+class InvalidResolution : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+// ---- Resolution and limits ----------------------------------------------------------------------
+
+/// Cells in the rod with the shortest transit time when SolverOptions::cells is 0. Chosen from
+/// measurements (docs/finite_difference.md): final velocities within 7.6e-4 of the velocity scale
+/// on cases/ and on 40 random incommensurate chains with gaps (2 to 5 rods), median 23 ms.
+inline constexpr std::size_t default_cells = 1000;
+/// Largest grid, all rods together: each cell holds about 32 bytes (v, N and the end histories).
+inline constexpr std::size_t largest_total_cells = 50'000'000;
+/// Largest work, cells x steps. Steps grow with the resolution too, so work grows as cells^2.
+inline constexpr double largest_cell_updates = 1e10;
+
+/// Where the grid samples the chain.
+struct GridLayout {
+    double time_step = 0;                ///< dt, the same in every rod [s]
+    std::size_t shortest_rod_cells = 0;  ///< cells in the rod with the shortest transit time
+    std::vector<std::size_t> cells;      ///< cells per rod
+    std::vector<double> courant;         ///< c dt / h per rod, in (0, 1]
+    /// Q > 0 when the transit times are commensurate, T_i / T_min = p_i / Q: the shortest rod's
+    /// cells are then a multiple of Q and every rod runs at Courant 1. 0 otherwise.
+    std::size_t common_denominator = 0;
+
+    std::size_t total_cells() const;
+    double courant_min() const;
+    /// Courant 1 in every rod: the scheme is the exact method of characteristics.
+    bool exact() const { return common_denominator != 0; }
+};
+
+/// The grid for `cells` in the rod with the shortest transit time (0: default_cells).
+/// Commensurate transit times with common denominator Q <= cells round cells up to a multiple of
+/// Q (less than double), so that every rod runs at Courant 1. Otherwise dt = T_min / cells and rod
+/// i gets floor(T_i / dt) cells (Courant <= 1). Throws InvalidResolution beyond
+/// largest_total_cells.
+GridLayout choose_grid(const Chain& chain, std::size_t cells);
+
+/// Cell-updates needed to advance `grid` over `duration` [s].
+double cell_updates(const GridLayout& grid, double duration);
+
+// ---- Grid state ---------------------------------------------------------------------------------
+
+/// The state of one simulation on a grid (the Chain, the model, stays apart and unchanged): face
+/// forces, cell velocities, contact states and impulses, and the invariants each rod end emitted
+/// over the last transit time (what will arrive at the other end: the settling windows).
+class StaggeredGrid {
+public:
+    StaggeredGrid(const Chain& chain, GridLayout layout);
+    ~StaggeredGrid();
+    StaggeredGrid(const StaggeredGrid&) = delete;
+    StaggeredGrid& operator=(const StaggeredGrid&) = delete;
+
+    /// Evaluates every junction at t^(n+1/2) from the state at t^n without changing it; returns
+    /// whether any contact carries force during the step.
+    bool prepare_step();
+    /// Applies the prepared junctions and advances the interior to t^(n+1).
+    void finish_step();
+    void step() {
+        prepare_step();
+        finish_step();
+    }
+
+    const Chain& chain() const { return chain_; }
+    const GridLayout& layout() const { return layout_; }
+    std::size_t steps() const { return steps_; }
+    double time() const { return static_cast<double>(steps_) * layout_.time_step; }  ///< t^n [s]
+
+    /// Cell-centre velocities of a rod at t^n [m/s].
+    std::span<const double> velocity(std::size_t rod) const;
+    /// Face forces of a rod at t^(n-1/2), faces 0 (left end) to cells (right end) [N].
+    std::span<const double> force(std::size_t rod) const;
+    /// Momentum of a rod at t^n [N s]: cell mass times the sum of cell velocities.
+    double momentum(std::size_t rod) const;
+    /// The rod's mean velocity and the invariants that will arrive at its ends over the next
+    /// transit time if it moves freely: those its other end emitted over the last transit time.
+    /// Exact at Courant 1; at Courant < 1 the grid's own transport differs by its dispersion.
+    FreeRodMotion free_motion(std::size_t rod) const;
+    /// Gap of each contact at t^n, 0 while touching [m].
+    std::vector<double> gaps() const;
+    /// integral of -N over [0, t^n] at contact k [N s].
+    double impulse(std::size_t contact) const;
+    /// Compression intervals of contact k up to t^n, the current one closed at t^n.
+    std::vector<Interval> compression_intervals(std::size_t contact) const;
+    const std::vector<ContactEvent>& contact_events() const { return events_; }
+
+private:
+    struct RodCells;
+    struct ContactState;
+    struct Prepared {
+        JunctionResponse response;
+        double closing = -1;  // offset in [0, dt] of a gap closing inside the step, else < 0
+        bool in_contact = false;
+        double gap_after = 0;
+    };
+    Prepared contact_response(std::size_t k, double alpha_in, double beta_in) const;
+
+    Chain chain_;
+    GridLayout layout_;
+    ContactTolerances tolerances_;
+    std::vector<RodCells> rods_;
+    std::vector<ContactState> contacts_;
+    std::vector<Prepared> prepared_;  // per junction: 0 and rods are the chain's free ends
+    bool is_prepared_ = false;
+    std::size_t steps_ = 0;
+    std::vector<ContactEvent> events_;
+};
+
+// ---- Solver -------------------------------------------------------------------------------------
+
+/// Bounds on the sampled field history (field_samples.hpp).
+struct FieldResolution {
+    std::size_t times = 500;      ///< at most this many sample times, 2 to 2000
+    std::size_t positions = 500;  ///< at most this many positions along the chain, 1 to 2000
+};
+
+struct FiniteDifferenceSolution {
+    Outcome outcome;
+    GridLayout grid;
+    std::vector<ContactEvent> contact_events;
+    /// Velocity and force over [0, end of the run], when asked for: every stride-th step (the
+    /// stride doubles whenever the rows would exceed FieldResolution::times) at evenly spread
+    /// cell centres; the force at a cell centre is the mean of its faces' forces half a step
+    /// earlier. Exact inside regions at Courant 1; fronts are smeared over a cell.
+    std::optional<FieldSamples> field;
+};
+
+/// Solves the collision on a grid: until no contact can provably happen again (the same rule as
+/// the exact solver, settling.hpp), or to options.end_time; at least until options.record_until.
+/// Throws InvalidResolution when options.cells asks for more than largest_total_cells cells or
+/// the run would exceed largest_cell_updates (the default resolution is reduced to fit instead),
+/// std::invalid_argument for a bad FieldResolution, and SolverLimitExceeded when a run reaches
+/// largest_cell_updates without settling.
+FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const SolverOptions& options,
+                                                 std::optional<FieldResolution> field = std::nullopt);
+
+}  // namespace rodcollide

@@ -1,0 +1,252 @@
+// Finite-difference solve (finite_difference.hpp): runs a StaggeredGrid until no contact can
+// provably happen again (settling.hpp, the exact solver's rule), to a horizon, or to the work
+// limit; then builds the Outcome and, when asked, the decimated field history.
+#include "rodcollide/finite_difference.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace rodcollide {
+
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+/// The duration the up-front work estimate assumes: the horizon if given, else two transit
+/// times of the longest rod (about the least a collision of touching rods lasts), or
+/// record_until if longer.
+double planned_duration(const Chain& chain, const SolverOptions& options) {
+    if (options.end_time) return *options.end_time;
+    return std::max(2 * chain.longest_transit_time(), options.record_until.value_or(0.0));
+}
+
+/// The grid for options.cells, refused if over a limit; or the default grid, coarsened to fit.
+GridLayout fitting_layout(const Chain& chain, const SolverOptions& options, std::vector<std::string>& warnings) {
+    const double duration = planned_duration(chain, options);
+    const char* what = options.end_time ? "" : ", two transit times of the longest rod";
+    if (options.cells) {
+        const GridLayout g = choose_grid(chain, options.cells);
+        const double work = cell_updates(g, duration);
+        if (work > largest_cell_updates)
+            throw InvalidResolution(fmt::format(
+                "finite differences: cells = {} needs {:.3g} cell-updates ({} cells x {:.3g} steps to "
+                "t = {:g}{}), over the limit of {:.0e} cell-updates; use fewer cells or the characteristics method",
+                options.cells, work, g.total_cells(), std::ceil(duration / g.time_step), duration, what,
+                largest_cell_updates));
+        return g;
+    }
+    // Work grows as cells^2 (cells and steps both scale with them).
+    double ratio_sum = 0;
+    for (const Rod& r : chain.rods()) ratio_sum += r.transit_time() / chain.shortest_transit_time();
+    std::size_t cells = std::clamp<std::size_t>(
+        static_cast<std::size_t>(0.5 * static_cast<double>(largest_total_cells) / ratio_sum), 1, default_cells);
+    while (true) {
+        const GridLayout g = choose_grid(chain, cells);
+        const double work = cell_updates(g, duration);
+        if (work <= largest_cell_updates) {
+            if (cells < default_cells)
+                warnings.push_back(fmt::format(
+                    "finite differences: default resolution reduced to {} cells in the shortest rod to stay "
+                    "within the limits ({} cells, {:.0e} cell-updates); accuracy may be poor", cells,
+                    largest_total_cells, largest_cell_updates));
+            return g;
+        }
+        if (cells == 1)
+            throw InvalidResolution(fmt::format(
+                "finite differences: even 1 cell in the shortest rod needs {:.3g} cell-updates to t = {:g}{}, "
+                "over the limit of {:.0e} cell-updates; use the characteristics method", work, duration, what,
+                largest_cell_updates));
+        cells = std::max<std::size_t>(1, static_cast<std::size_t>(static_cast<double>(cells) *
+                                                                  std::sqrt(largest_cell_updates / work) * 0.99));
+    }
+}
+
+/// With no contact carrying force at the grid's time: the earliest time from which none can.
+double settle_bound(const StaggeredGrid& grid) {
+    std::vector<FreeRodMotion> rods;
+    for (std::size_t i = 0; i < grid.chain().size(); ++i) rods.push_back(grid.free_motion(i));
+    return chain_release_time(grid.time(), rods, grid.gaps(), contact_tolerances(grid.chain()));
+}
+
+/// The outcome from the grid's state; reported at `end_time` (default: the grid's time).
+Outcome snapshot(const StaggeredGrid& grid, bool settled, std::optional<double> end_time = std::nullopt) {
+    const Chain& chain = grid.chain();
+    Outcome o;
+    o.method = Method::finite_difference;
+    o.end_time = end_time.value_or(grid.time());
+    o.settled = settled;
+    for (std::size_t i = 0; i < chain.size(); ++i) {
+        const Rod& r = chain[i];
+        const FreeRodMotion motion = grid.free_motion(i);
+        RodOutcome ro;
+        ro.mass = r.mass();
+        ro.initial_velocity = r.velocity;
+        ro.final_velocity = motion.mean_velocity;
+        // The rod holds what its ends emitted over the last transit time (exact at Courant 1):
+        // energy (Z/4) int (alpha^2 + beta^2), about the mean of those invariants.
+        double sum = 0;
+        for (const ArrivalWindow* w : {&motion.alpha_at_right, &motion.beta_at_left})
+            for (const ArrivalPiece& p : *w) sum += p.value * p.duration;
+        const double mean = sum / (2 * r.transit_time());
+        double vibration = 0;
+        for (const ArrivalWindow* w : {&motion.alpha_at_right, &motion.beta_at_left})
+            for (const ArrivalPiece& p : *w) vibration += (p.value - mean) * (p.value - mean) * p.duration;
+        ro.vibration_energy = 0.25 * r.impedance() * vibration;
+        const double rigid = 0.5 * ro.mass * ro.final_velocity * ro.final_velocity;
+        o.energy.final_rigid += rigid;
+        o.energy.final_vibration += ro.vibration_energy;
+        o.rods.push_back(ro);
+    }
+    o.energy.initial = chain.initial_kinetic_energy();
+    o.energy.dropped = o.energy.initial - (o.energy.final_rigid + o.energy.final_vibration);
+    for (std::size_t k = 0; k < chain.contact_count(); ++k) {
+        ContactOutcome c;
+        c.left_rod = k;
+        c.impulse = grid.impulse(k);
+        c.intervals = grid.compression_intervals(k);
+        for (const Interval& iv : c.intervals) o.last_contact_time = std::max(o.last_contact_time, iv.end);
+        o.contacts.push_back(std::move(c));
+    }
+    const GridLayout& g = grid.layout();
+    o.stats.events = grid.steps();
+    o.stats.fronts = g.total_cells();
+    o.stats.steps = grid.steps();
+    o.stats.cells = g.total_cells();
+    o.stats.shortest_rod_cells = g.shortest_rod_cells;
+    o.stats.time_step = g.time_step;
+    o.stats.courant_min = g.courant_min();
+    if (!settled)
+        o.warnings.push_back(fmt::format(
+            "not settled at t = {:g}: contacts may still happen; final velocities are the momenta / masses "
+            "at that time", o.end_time));
+    return o;
+}
+
+/// Velocity and force at evenly spread cell centres, every stride-th step; the stride doubles
+/// (every other row dropped) whenever the rows would exceed the bound.
+class FieldRecorder {
+public:
+    FieldRecorder(const StaggeredGrid& grid, const FieldResolution& res) : max_rows_(res.times) {
+        if (res.times < 2 || res.times > 2000 || res.positions < 1 || res.positions > 2000)
+            throw std::invalid_argument(fmt::format(
+                "field history: times must be 2 to 2000 and positions 1 to 2000, got {} and {}", res.times,
+                res.positions));
+        const GridLayout& g = grid.layout();
+        const std::size_t total = g.total_cells(), cols = std::min(res.positions, total);
+        std::size_t rod = 0, first = 0;  // first global cell index of `rod`
+        for (std::size_t c = 0; c < cols; ++c) {
+            const std::size_t global = (2 * c + 1) * total / (2 * cols);
+            while (global >= first + g.cells[rod]) first += g.cells[rod++];
+            const std::size_t cell = global - first;
+            const double h = grid.chain()[rod].length / static_cast<double>(g.cells[rod]);
+            columns_.push_back({rod, cell});
+            samples_.x.push_back(grid.chain().material_offset(rod) + (static_cast<double>(cell) + 0.5) * h);
+            samples_.rod.push_back(rod);
+        }
+    }
+
+    void record(const StaggeredGrid& grid) {
+        if (grid.steps() % stride_ != 0) return;
+        samples_.t.push_back(grid.time());
+        for (const auto& [rod, cell] : columns_) {
+            velocity_.push_back(grid.velocity(rod)[cell]);
+            const auto f = grid.force(rod);
+            force_.push_back(0.5 * (f[cell] + f[cell + 1]));
+        }
+        if (samples_.t.size() > max_rows_) drop_odd_rows();
+    }
+
+    FieldSamples finish() && {
+        const auto rows = static_cast<Eigen::Index>(samples_.t.size());
+        const auto cols = static_cast<Eigen::Index>(columns_.size());
+        using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+        samples_.velocity = Eigen::Map<const RowMajor>(velocity_.data(), rows, cols);
+        samples_.force = Eigen::Map<const RowMajor>(force_.data(), rows, cols);
+        return std::move(samples_);
+    }
+
+private:
+    void drop_odd_rows() {
+        const std::size_t cols = columns_.size();
+        std::size_t kept = 0;
+        for (std::size_t r = 0; r < samples_.t.size(); r += 2, ++kept) {
+            samples_.t[kept] = samples_.t[r];
+            std::copy_n(velocity_.begin() + static_cast<std::ptrdiff_t>(r * cols), cols,
+                        velocity_.begin() + static_cast<std::ptrdiff_t>(kept * cols));
+            std::copy_n(force_.begin() + static_cast<std::ptrdiff_t>(r * cols), cols,
+                        force_.begin() + static_cast<std::ptrdiff_t>(kept * cols));
+        }
+        samples_.t.resize(kept);
+        velocity_.resize(kept * cols);
+        force_.resize(kept * cols);
+        stride_ *= 2;
+    }
+
+    struct Column {
+        std::size_t rod, cell;
+    };
+    std::size_t max_rows_;
+    std::size_t stride_ = 1;
+    std::vector<Column> columns_;
+    FieldSamples samples_;
+    std::vector<double> velocity_, force_;  // row-major, rows follow samples_.t
+};
+
+}  // namespace
+
+FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const SolverOptions& options,
+                                                 std::optional<FieldResolution> field) {
+    std::vector<std::string> warnings;
+    StaggeredGrid grid(chain, fitting_layout(chain, options, warnings));
+    std::optional<FieldRecorder> recorder;
+    if (field) recorder.emplace(grid, *field);
+
+    const double dt = grid.layout().time_step;
+    const double horizon = options.end_time.value_or(inf);
+    const double record_until = options.record_until.value_or(0);
+    const auto max_steps = static_cast<std::size_t>(largest_cell_updates / static_cast<double>(grid.layout().total_cells()));
+    double settle_time = inf;
+    bool settle_checked = false;
+    std::optional<Outcome> outcome;
+    while (true) {
+        const double t = grid.time();
+        if (recorder) recorder->record(grid);
+        if (t > horizon - 0.5 * dt) break;  // the grid time nearest the horizon
+        // Settled: no contact carries force and the bound holds from here on. While every contact
+        // is free the rods' free motion is fixed, so one bound per force-free epoch suffices.
+        if (grid.prepare_step()) {
+            settle_time = inf;
+            settle_checked = false;
+        } else if (!settle_checked && !outcome) {
+            settle_time = settle_bound(grid);
+            settle_checked = true;
+        }
+        // At the first grid time at or after the bound (rounding may put it a hair after a grid
+        // time). From the bound on, momenta and the rods' contents are those of free rods, so the
+        // outcome is reported at the bound itself, as the exact solver does.
+        if (!outcome && settle_time <= t + 1e-9 * dt) outcome = snapshot(grid, true, std::min(t, settle_time));
+        if (outcome && !std::isfinite(horizon) && t >= record_until) {
+            grid.finish_step();  // logs the contact events decided at t (openings at the last contact)
+            break;
+        }
+        if (grid.steps() >= max_steps)
+            throw SolverLimitExceeded(fmt::format(
+                "finite differences: reached the work limit of {:.0e} cell-updates ({} steps of {} cells) at "
+                "t = {:g} without settling; use fewer cells or set [solver] end_time", largest_cell_updates,
+                grid.steps(), grid.layout().total_cells(), t));
+        grid.finish_step();
+        if (options.progress && (grid.steps() & 0x3fff) == 0) options.progress(grid.time(), grid.steps());
+    }
+    // With a horizon the outcome is evaluated there, settled or not (as the exact solver does).
+    if (std::isfinite(horizon) || !outcome) outcome = snapshot(grid, outcome.has_value());
+    outcome->warnings.insert(outcome->warnings.begin(), warnings.begin(), warnings.end());
+
+    FiniteDifferenceSolution s{std::move(*outcome), grid.layout(), grid.contact_events(), std::nullopt};
+    if (recorder) s.field = std::move(*recorder).finish();
+    return s;
+}
+
+}  // namespace rodcollide

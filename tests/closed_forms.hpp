@@ -1,0 +1,78 @@
+// Closed-form outcomes every solver must reproduce (physics.md §2), checked the same way for each:
+// de Saint-Venant's striker and target, and the rigid elastic two-body result for equal transit
+// times; seed 000's simultaneous opening. Also the example case files, for tests that run every
+// one.
+#pragma once
+
+#include "chain_builders.hpp"
+#include "rodcollide/case_file.hpp"
+#include "rodcollide/outcome.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <vector>
+
+namespace rodcollide::testing {
+
+/// de Saint-Venant (1867): same material and section, a striker of length L1 at V strikes a
+/// target of length L2 at rest. L1 <= L2: the striker stops, the target leaves with V L1/L2 and
+/// the rigid share of the energy is L1/L2. L1 > L2: the target leaves with V, unstrained, and
+/// the striker keeps V (L1 - L2)/L1.
+inline void check_saint_venant(const Outcome& o, double L1, double L2, double V) {
+    if (L1 <= L2) {
+        CHECK(o.rods[0].final_velocity == Approx(0).margin(1e-14));
+        CHECK(o.rods[1].final_velocity == Approx(V * L1 / L2).epsilon(1e-14));
+        CHECK(o.energy.final_rigid / o.energy.initial == Approx(L1 / L2).epsilon(1e-13));
+        CHECK(o.rods[0].vibration_energy == Approx(0).margin(1e-14));
+    } else {
+        CHECK(o.rods[1].final_velocity == Approx(V).epsilon(1e-14));
+        CHECK(o.rods[0].final_velocity == Approx(V * (L1 - L2) / L1).epsilon(1e-14));
+        CHECK(o.rods[1].vibration_energy == Approx(0).margin(1e-13));
+    }
+}
+
+/// Equal transit times, target/striker impedance (and mass) ratios r from 0.2 to 7.5 (same
+/// material and length, section ratio r), striker at V = 1.5: each solved with `solve` must give
+/// exactly the rigid elastic two-body impact, u+ = ((1 - r) V, 2 V)/(1 + r), no vibration left.
+/// Returns the outcomes for further checks.
+template <class Solve>
+std::vector<Outcome> check_rigid_two_body(Solve solve) {
+    std::vector<Outcome> outcomes;
+    for (double r : {0.2, 0.5, 1.0, 2.0, 3.0, 7.5}) {
+        INFO("impedance ratio " << r);
+        const double V = 1.5;
+        const Outcome o = solve(Chain({make_rod(1, V, 0, 1.0), make_rod(1, 0, 0, r)}));
+        CHECK(o.rods[0].final_velocity == Approx((1 - r) / (1 + r) * V).margin(1e-14));
+        CHECK(o.rods[1].final_velocity == Approx(2 / (1 + r) * V).epsilon(1e-14));
+        CHECK(o.energy.final_vibration == Approx(0).margin(1e-14));
+        outcomes.push_back(o);
+    }
+    return outcomes;
+}
+
+/// Seed 000 Fig. 6(b), points B and C: the two contacts of three identical rods open at the same
+/// instant t, which a solver handling arrivals one at a time would miss.
+inline void check_simultaneous_openings(const std::vector<ContactEvent>& events, double t) {
+    std::vector<double> openings;
+    for (const ContactEvent& e : events)
+        if (e.kind == ContactEvent::Kind::opening) openings.push_back(e.time);
+    REQUIRE(openings.size() == 2);
+    CHECK(openings[0] == Approx(t).epsilon(1e-15));
+    CHECK(openings[1] == openings[0]);
+}
+
+/// Every example case in cases/, loaded, in file-name order (there are at least 7).
+inline std::vector<Case> load_example_cases() {
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(RODCOLLIDE_SOURCE_DIR) / "cases"))
+        if (e.path().extension() == ".toml") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    REQUIRE(files.size() >= 7);
+    std::vector<Case> cases;
+    for (const auto& f : files) cases.push_back(load_case(f));
+    return cases;
+}
+
+}  // namespace rodcollide::testing
