@@ -20,8 +20,9 @@ std::string matrix_text(const Eigen::Matrix2d& m) {
 }
 
 std::string range_text(double begin, double end, bool begin_located = true, bool end_located = true) {
-    auto wrap = [](double x) { return x > 360 + 1e-9 ? x - 360 : x; };
-    return fmt::format("[{}{:.6g}, {}{:.6g}]", begin_located ? "" : "~", begin, end_located ? "" : "~", wrap(end));
+    // Shown to 1e-9 deg, far below the located boundaries' rounding: no "5.7e-13" for 0.
+    auto shown = [](double x) { return std::round((x > 360 + 1e-9 ? x - 360 : x) * 1e9) / 1e9 + 0.0; };
+    return fmt::format("[{}{:.6g}, {}{:.6g}]", begin_located ? "" : "~", shown(begin), end_located ? "" : "~", shown(end));
 }
 
 std::vector<double> list(const Eigen::Vector3d& v) { return {v[0], v[1], v[2]}; }

@@ -43,8 +43,7 @@ examples:
   rodcollide compare cases/seed000_three_rods.toml
   rodcollide compare cases/steel_cradle_5.toml --laws sequential,newton --restitution 0.9
   rodcollide compare cases/saint_venant_short_striker.toml --json | jq '.laws[].distance'
-
-options)";
+)";
 
 int run_compare(const std::vector<std::string>& args) {
     po::options_description visible("options");

@@ -47,8 +47,7 @@ examples:
   rodcollide sweep my_rods_121.toml --directions 3600 --laws sequential,newton --plot map.png
   for k in 1 2 3 4; do rodcollide sweep my.toml --directions 100000 --shard $k/4 --csv part$k.csv; done
   cat part1.csv part2.csv part3.csv part4.csv > all.csv
-
-options)";
+)";
 
 /// "k/n" -> Shard; nullopt if malformed.
 std::optional<Shard> parse_shard(const std::string& text) {
@@ -78,9 +77,11 @@ int run_sweep(const std::vector<std::string>& args) {
         ("threads", po::value<unsigned>()->value_name("T"), "worker threads (default: one per hardware thread)")
         ("linear-tolerance", po::value<double>()->value_name("TOL"),
          "relative tolerance for 'the same matrix' in the empirical cone map (default 1e-9 exact, 1e-2 finite differences)")
-        ("csv", po::value<std::string>()->value_name("FILE"), "write one line per direction (see --help text)")
+        ("csv", po::value<std::string>()->value_name("FILE"),
+         "write one line per direction: index, theta_deg, gamma1_pre, gamma2_pre, gamma1_wave, gamma2_wave, "
+         "cone, events, then <law>_gamma1, <law>_gamma2, <law>_error per law")
         ("plot", po::value<std::string>()->value_name("FILE"),
-         "draw the empirical cone map (.png or .svg; FILE.dat and FILE.gp are written beside it)")
+         "draw the empirical cone map (.png or .svg; NAME.gp and NAME.map.dat are written beside it)")
         ("json", "print the summary as one JSON document instead of the table");
     flags.add_to(visible);
     po::variables_map vm;

@@ -34,8 +34,7 @@ examples:
   rodcollide validate
   rodcollide validate validation/newton_poisson.toml
   rodcollide validate --json | jq '.rows[] | select(.pass | not)'
-
-options)";
+)";
 
 int run_validate(const std::vector<std::string>& args) {
     po::options_description visible("options");
