@@ -26,6 +26,9 @@ draw diagram cases/saint_venant_short_striker.toml --kind force --out plots/sain
 draw diagram cases/saint_venant_short_striker.toml --kind displacement \
   --out plots/saint_venant_short_striker-displacement.png
 
-# --- sweep cone map (issue 5): add its `draw sweep ...` line here. ---
+# The empirical cone map of the wave impact law: identical rods (seed 000's six cones exactly) and
+# rods of lengths (1, 2, 1), whose cone boundaries move and whose map is no longer non-expansive.
+draw sweep cases/seed000_three_rods.toml --directions 3600 --plot plots/cone_map_identical_rods.png
+draw sweep cases/rods_1_2_1.toml --directions 3600 --plot plots/cone_map_rods_1_2_1.png
 
 echo "make_plots: plots/ is up to date" >&2

@@ -359,7 +359,7 @@ private:
             o.energy.final_vibration += ro.vibration_energy;
         }
         o.energy.initial = chain_.initial_kinetic_energy();
-        o.energy.dropped = -created;
+        o.energy.dropped = 0.0 - created;  // +0 when nothing was dropped
         for (std::size_t k = 0; k + 1 < chain_.size(); ++k) {
             const Junction& q = junctions_[k + 1];
             ContactOutcome c;

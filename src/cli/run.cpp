@@ -44,8 +44,7 @@ examples:
   rodcollide run cases/seed000_two_rods.toml --plot fig6a.png   (also draws the characteristics diagram)
   rodcollide run cases/saint_venant_short_striker.toml --method finite-difference --cells 200
   rodcollide run cases/seed000_two_rods.toml --method finite-difference --field-csv field.csv
-
-options)";
+)";
 
 int run_run(const std::vector<std::string>& args) {
     po::options_description visible("options");
