@@ -38,14 +38,20 @@ GridLayout fitting_layout(const Chain& chain, const SolverOptions& options, std:
                 largest_cell_updates));
         return g;
     }
-    // Work grows as cells^2 (cells and steps both scale with them).
-    double ratio_sum = 0;
-    for (const Rod& r : chain.rods()) ratio_sum += r.transit_time() / chain.shortest_transit_time();
+    // Work grows as cells^2 (cells and steps both scale with them). The default also plans for a
+    // pulse to cross the whole chain (sum of transit times): a long train struck at one end takes
+    // at least that long, and a default that cannot finish is worse than a coarser one.
+    double ratio_sum = 0, chain_transit = 0;
+    for (const Rod& r : chain.rods()) {
+        ratio_sum += r.transit_time() / chain.shortest_transit_time();
+        chain_transit += r.transit_time();
+    }
+    const double default_duration = options.end_time ? duration : std::max(duration, chain_transit);
     std::size_t cells = std::clamp<std::size_t>(
         static_cast<std::size_t>(0.5 * static_cast<double>(largest_total_cells) / ratio_sum), 1, default_cells);
     while (true) {
         const GridLayout g = choose_grid(chain, cells);
-        const double work = cell_updates(g, duration);
+        const double work = cell_updates(g, default_duration);
         if (work <= largest_cell_updates) {
             if (cells < default_cells)
                 warnings.push_back(fmt::format(
@@ -57,7 +63,8 @@ GridLayout fitting_layout(const Chain& chain, const SolverOptions& options, std:
         if (cells == 1)
             throw InvalidResolution(fmt::format(
                 "finite differences: even 1 cell in the shortest rod needs {:.3g} cell-updates to t = {:g}{}, "
-                "over the limit of {:.0e} cell-updates; use the characteristics method", work, duration, what,
+                "over the limit of {:.0e} cell-updates; use the characteristics method", work, default_duration,
+                options.end_time ? "" : ", the longer of two transit times of the longest rod and one of the chain",
                 largest_cell_updates));
         cells = std::max<std::size_t>(1, static_cast<std::size_t>(static_cast<double>(cells) *
                                                                   std::sqrt(largest_cell_updates / work) * 0.99));
@@ -207,7 +214,7 @@ FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const Solve
     const double dt = grid.layout().time_step;
     const double horizon = options.end_time.value_or(inf);
     const double record_until = options.record_until.value_or(0);
-    const auto max_steps = static_cast<std::size_t>(largest_cell_updates / static_cast<double>(grid.layout().total_cells()));
+    const auto max_steps = static_cast<std::size_t>(largest_cell_updates / grid.layout().step_cost());
     double settle_time = inf;
     bool settle_checked = false;
     std::optional<Outcome> outcome;

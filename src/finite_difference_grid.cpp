@@ -76,8 +76,12 @@ GridLayout choose_grid(const Chain& chain, std::size_t cells) {
     return g;
 }
 
+double GridLayout::step_cost() const {
+    return static_cast<double>(total_cells()) + rod_step_cost * static_cast<double>(cells.size());
+}
+
 double cell_updates(const GridLayout& grid, double duration) {
-    return static_cast<double>(grid.total_cells()) * std::ceil(duration / grid.time_step);
+    return grid.step_cost() * std::ceil(duration / grid.time_step);
 }
 
 }  // namespace rodcollide
