@@ -382,7 +382,8 @@ PlotFiles plot_characteristics(const CharacteristicsDiagram& d, const fs::path& 
     if (!d.fronts.empty()) {
         std::string title = "fronts";
         if (d.omitted_fronts)
-            title = fmt::format("fronts ({} weaker than {:.2g} m/s not drawn)", d.omitted_fronts, d.min_jump);
+            title = fmt::format("fronts ({} not drawn: jump below {:.2g} m/s, or past the strongest {})",
+                                d.omitted_fronts, d.min_jump, d.fronts.size());
         plots.push_back(fmt::format("{} using ($1*xs):($2*ts):(($3-$1)*xs):(($4-$2)*ts):(front_color($8)) "
                                     "with vectors nohead lw 1.8 lc rgb variable notitle, "
                                     "keyentry with lines lw 1.8 lc rgb \"{}\" title {}",

@@ -133,8 +133,10 @@ int run_diagram(const std::vector<std::string>& args) {
     progress.finish();
     fmt::print("wrote {} (t = 0 to {:.6g} s)\n", figure.files.image.string(), figure.t_end);
     if (request.kind == FigureKind::characteristics)
-        fmt::print("  {} fronts drawn, {} below the visual threshold left out; {} regions, {} labelled\n",
-                   figure.fronts, figure.omitted_fronts, figure.regions, figure.labelled_regions);
+        fmt::print("  {} fronts drawn, {} left out (below the visual threshold, or past the strongest {}); "
+                   "{} regions, {} labelled\n",
+                   figure.fronts, figure.omitted_fronts, DiagramOptions{}.max_fronts, figure.regions,
+                   figure.labelled_regions);
     if (figure.magnification != 1) fmt::print("  displacements and gaps drawn x{:g}\n", figure.magnification);
     fmt::print("  redraw or restyle: gnuplot {} (in {}), data:", figure.files.script.filename().string(),
                figure.files.script.has_parent_path() ? figure.files.script.parent_path().string() : ".");
