@@ -264,21 +264,25 @@ private:
     /// Sends beta into the left rod; `ideal` is the exact response, for energy accounting.
     void emit_left(std::size_t j, double value, double ideal, double t) {
         Junction& q = junctions_[j];
-        q.ideal_left = ideal;
-        if (value == q.emitted_left) return;
-        q.emitted_left = value;
-        add_front(field_.beta_arrivals(q.left), t + chain_[q.left].transit_time(), value);
-        touched_.push_back(j - 1);
+        emit(q.emitted_left, q.ideal_left, value, ideal, static_cast<std::size_t>(q.left),
+             field_.beta_arrivals(q.left), t, j - 1);
     }
 
     /// Sends alpha into the right rod.
     void emit_right(std::size_t j, double value, double ideal, double t) {
         Junction& q = junctions_[j];
-        q.ideal_right = ideal;
-        if (value == q.emitted_right) return;
-        q.emitted_right = value;
-        add_front(field_.alpha_arrivals(q.right), t + chain_[q.right].transit_time(), value);
-        touched_.push_back(j + 1);
+        emit(q.emitted_right, q.ideal_right, value, ideal, static_cast<std::size_t>(q.right),
+             field_.alpha_arrivals(q.right), t, j + 1);
+    }
+
+    /// A new front, unless the value is unchanged; it reaches junction `far_end` one transit later.
+    void emit(double& emitted, double& ideal_now, double value, double ideal, std::size_t rod, StepFunction& history,
+              double t, std::size_t far_end) {
+        ideal_now = ideal;
+        if (value == emitted) return;
+        emitted = value;
+        add_front(history, t + chain_[rod].transit_time(), value);
+        touched_.push_back(far_end);
     }
 
     void add_front(StepFunction& history, double arrival, double value) {

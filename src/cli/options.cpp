@@ -87,6 +87,21 @@ void CommonSolverFlags::add_to(po::options_description& options) {
         ("max-events", po::value<long long>(), "characteristics: cap on event groups (default 1e7)");
 }
 
+namespace {
+
+/// A positive integer flag, at most `largest`, into `out`; a one-line error otherwise.
+std::optional<int> read_count(const std::string& command, const po::variables_map& vm, const char* flag,
+                              std::size_t largest, std::size_t& out) {
+    if (!vm.count(flag)) return std::nullopt;
+    const long long n = vm[flag].as<long long>();
+    if (n <= 0 || static_cast<unsigned long long>(n) > largest)
+        return usage_error(command, fmt::format("--{}: must be between 1 and {}, got {}", flag, largest, n));
+    out = static_cast<std::size_t>(n);
+    return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<int> CommonSolverFlags::apply(const std::string& command, const po::variables_map& vm,
                                             SolverOptions& solver) const {
     if (vm.count("method")) {
@@ -101,24 +116,14 @@ std::optional<int> CommonSolverFlags::apply(const std::string& command, const po
         if (!std::isfinite(t) || t <= 0) return usage_error(command, fmt::format("--end-time: must be finite and > 0, got {}", t));
         solver.end_time = t;
     }
-    if (vm.count("cells")) {
-        const long long n = vm["cells"].as<long long>();
-        if (n <= 0 || static_cast<unsigned long long>(n) > largest_cells)
-            return usage_error(command, fmt::format("--cells: must be between 1 and {}, got {}", largest_cells, n));
-        solver.cells = static_cast<std::size_t>(n);
-    }
+    if (auto status = read_count(command, vm, "cells", largest_cells, solver.cells)) return status;
     if (vm.count("drop-tolerance")) {
         const double d = vm["drop-tolerance"].as<double>();
         if (!std::isfinite(d) || d < 0 || d >= 1)
             return usage_error(command, fmt::format("--drop-tolerance: must be in [0, 1), got {}", d));
         solver.drop_tolerance = d;
     }
-    if (vm.count("max-events")) {
-        const long long n = vm["max-events"].as<long long>();
-        if (n <= 0 || static_cast<unsigned long long>(n) > largest_max_events)
-            return usage_error(command, fmt::format("--max-events: must be between 1 and {}, got {}", largest_max_events, n));
-        solver.max_events = static_cast<std::size_t>(n);
-    }
+    if (auto status = read_count(command, vm, "max-events", largest_max_events, solver.max_events)) return status;
     return std::nullopt;
 }
 
