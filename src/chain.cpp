@@ -14,38 +14,42 @@ double Rod::transit_time() const { return length / wave_speed(); }
 double Rod::impedance() const { return area * std::sqrt(youngs_modulus * density); }
 double Rod::axial_stiffness() const { return youngs_modulus * area; }
 
-namespace {
+InvalidModel::InvalidModel(std::optional<std::size_t> rod, std::string quantity, std::string message)
+    : InvalidInput(rod ? fmt::format("rod[{}]{}{}", *rod, quantity.empty() ? "" : ".", quantity)
+                       : quantity.empty() ? "rod" : quantity,
+                   std::move(message)),
+      rod_(rod),
+      quantity_(std::move(quantity)) {}
 
-void require_positive(double value, std::size_t i, const char* key) {
-    if (!std::isfinite(value) || value <= 0)
-        throw InvalidModel(fmt::format("rod[{}].{}: must be finite and > 0, got {}", i, key, value));
+void check_rod_count(std::size_t rods) {
+    if (rods < 2) throw InvalidModel({}, {}, fmt::format("a chain needs at least 2 rods, got {}", rods));
+    if (rods > max_rods)
+        throw InvalidModel({}, {}, fmt::format("at most {} rods are supported, got {}", max_rods, rods));
 }
 
-}  // namespace
+void check_rod_quantity(std::optional<std::size_t> rod, std::string_view quantity, double value) {
+    const input::Problem problem = quantity == "velocity" ? input::finite(value)
+                                   : quantity == "gap"    ? input::non_negative(value)
+                                                          : input::positive(value);
+    if (problem) throw InvalidModel(rod, std::string(quantity), *problem);
+}
 
 Chain::Chain(std::vector<Rod> rods) : rods_(std::move(rods)) {
-    if (rods_.size() < 2)
-        throw InvalidModel(fmt::format("rod: a chain needs at least 2 rods, got {}", rods_.size()));
-    if (rods_.size() > max_rods)
-        throw InvalidModel(
-            fmt::format("rod: at most {} rods are supported, got {}", max_rods, rods_.size()));
+    check_rod_count(rods_.size());
     for (std::size_t i = 0; i < rods_.size(); ++i) {
         const Rod& r = rods_[i];
-        require_positive(r.length, i, "length");
-        require_positive(r.area, i, "area");
-        require_positive(r.density, i, "density");
-        require_positive(r.youngs_modulus, i, "youngs_modulus");
-        if (!std::isfinite(r.velocity))
-            throw InvalidModel(fmt::format("rod[{}].velocity: must be finite, got {}", i, r.velocity));
-        if (!std::isfinite(r.gap) || r.gap < 0)
-            throw InvalidModel(fmt::format("rod[{}].gap: must be finite and >= 0, got {}", i, r.gap));
+        check_rod_quantity(i, "length", r.length);
+        check_rod_quantity(i, "area", r.area);
+        check_rod_quantity(i, "density", r.density);
+        check_rod_quantity(i, "youngs_modulus", r.youngs_modulus);
+        check_rod_quantity(i, "velocity", r.velocity);
+        check_rod_quantity(i, "gap", r.gap);
         if (i == 0 && r.gap != 0)
-            throw InvalidModel("rod[0].gap: the first rod has no left neighbour, so no gap");
+            throw InvalidModel(0, "gap", "the first rod has no left neighbour, so no gap");
         // Derived quantities must be representable too (e.g. E/rho overflowing to inf).
         for (double q : {r.wave_speed(), r.mass(), r.impedance(), r.transit_time()})
             if (!std::isfinite(q) || q <= 0)
-                throw InvalidModel(fmt::format(
-                    "rod[{}]: derived quantities (c, m, Z, L/c) overflow or underflow", i));
+                throw InvalidModel(i, {}, "derived quantities (c, m, Z, L/c) overflow or underflow");
     }
     offsets_.resize(rods_.size());
     double x = 0;

@@ -35,21 +35,19 @@ Eigen::VectorXd relative_motion(const Eigen::VectorXd& masses, const Eigen::Vect
 }  // namespace
 
 void validate(const CompareOptions& options) {
+    if (options.laws.empty()) throw InvalidInput("laws", "name at least one law");
     const auto& names = laws::law_names();
-    if (options.laws.empty()) throw std::invalid_argument("laws: name at least one law");
     for (const std::string& law : options.laws)
         if (std::find(names.begin(), names.end(), law) == names.end())
-            throw std::invalid_argument(
-                fmt::format("laws: unknown law '{}' (choose from {})", law, fmt::join(names, ", ")));
-    if (options.restitution && !(*options.restitution >= 0 && *options.restitution <= 1))
-        throw std::invalid_argument(fmt::format("restitution: must be in [0, 1], got {}", *options.restitution));
+            throw InvalidInput("laws", input::unknown("law", law, names));
+    if (options.restitution) input::require("restitution", input::within(*options.restitution, {0, 1}));
 }
 
 void validate(const Chain& chain) {
     if (chain.size() > max_compare_rods)
-        throw std::invalid_argument(fmt::format(
-            "rods: compare takes at most {} rods (the rigid laws use dense matrices); the case has {}",
-            max_compare_rods, chain.size()));
+        throw InvalidInput("rods", fmt::format("compare takes at most {} rods (the rigid laws use dense matrices); "
+                                               "the case has {}",
+                                               max_compare_rods, chain.size()));
 }
 
 namespace {

@@ -137,10 +137,7 @@ Outcome snapshot(const StaggeredGrid& grid, bool settled, std::optional<double> 
 class FieldRecorder {
 public:
     FieldRecorder(const StaggeredGrid& grid, const FieldResolution& res) : max_rows_(res.times) {
-        if (res.times < 2 || res.times > 2000 || res.positions < 1 || res.positions > 2000)
-            throw std::invalid_argument(fmt::format(
-                "field history: times must be 2 to 2000 and positions 1 to 2000, got {} and {}", res.times,
-                res.positions));
+        validate(res);
         const GridLayout& g = grid.layout();
         const std::size_t total = g.total_cells(), cols = std::min(res.positions, total);
         std::size_t rod = 0, first = 0;  // first global cell index of `rod`

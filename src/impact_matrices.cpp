@@ -8,13 +8,27 @@
 
 namespace rodcollide {
 
+void validate_masses(const Eigen::VectorXd& masses) {
+    if (masses.size() < 2)
+        throw InvalidInput("masses", input::wrong_count("at least 2 values (one per ball)", masses.size()));
+    input::require_each("masses", masses, input::positive, "ball");
+    input::require_each("masses", masses, [](double m) -> input::Problem {
+        if (!std::isfinite(1 / m)) return fmt::format("too small: 1/m overflows, got {}", m);
+        return std::nullopt;
+    }, "ball");
+}
+
+void validate_velocities(const Eigen::VectorXd& masses, const Eigen::VectorXd& velocities) {
+    if (velocities.size() != masses.size())
+        throw InvalidInput("velocities", input::wrong_count(masses.size(), "one per ball", velocities.size()));
+    input::require_each("velocities", velocities, input::finite, "ball");
+    if (!std::isfinite(kinetic_energy(masses, velocities)))
+        throw InvalidInput("velocities", "the kinetic energy overflows; choose smaller units");
+}
+
 ImpactMatrices impact_matrices(const Eigen::VectorXd& masses) {
+    validate_masses(masses);
     const Eigen::Index n = masses.size();
-    if (n < 2) throw std::invalid_argument(fmt::format("masses: need at least 2 bodies, got {}", n));
-    for (Eigen::Index i = 0; i < n; ++i)
-        if (!std::isfinite(masses[i]) || masses[i] <= 0)
-            throw std::invalid_argument(
-                fmt::format("masses[{}]: must be finite and > 0, got {}", i, masses[i]));
     ImpactMatrices r;
     r.masses = masses;
     r.M = masses.asDiagonal();

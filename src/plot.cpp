@@ -186,6 +186,13 @@ PlotFiles render(const Picture& picture, const fs::path& image) {
     return files;
 }
 
+void validate(const PlotOptions& o) {
+    if (o.width < smallest_plot_size || o.width > largest_plot_size || o.height < smallest_plot_size ||
+        o.height > largest_plot_size)
+        throw InvalidInput("size", fmt::format("each side must be in [{}, {}] pixels, got {}x{}", smallest_plot_size,
+                                               largest_plot_size, o.width, o.height));
+}
+
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -242,13 +249,6 @@ std::string gp_text(const std::string& s, bool typographic_minus = false) {
         q += c;
     }
     return q + "\"";
-}
-
-void validate(const PlotOptions& o) {
-    if (o.width < smallest_plot_size || o.width > largest_plot_size || o.height < smallest_plot_size ||
-        o.height > largest_plot_size)
-        throw std::invalid_argument(fmt::format("picture size {}x{}: each side must be between {} and {} pixels",
-                                                o.width, o.height, smallest_plot_size, largest_plot_size));
 }
 
 /// Terminal, output, scales, margins and the title lines.

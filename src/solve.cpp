@@ -9,6 +9,7 @@
 namespace rodcollide {
 
 Outcome solve(const Chain& chain, const SolverOptions& options) {
+    validate(options);
     switch (options.method) {
         case Method::characteristics: {
             SolverOptions o = options;
@@ -23,12 +24,12 @@ Outcome solve(const Chain& chain, const SolverOptions& options) {
 
 SolutionWithField solve_with_field(const Chain& chain, const SolverOptions& options, std::size_t times,
                                    std::size_t positions) {
+    validate(options);
+    validate(FieldResolution{times, positions});
     if (options.method == Method::finite_difference) {
         FiniteDifferenceSolution s = solve_finite_difference(chain, options, FieldResolution{times, positions});
         return {std::move(s.outcome), std::move(*s.field)};
     }
-    if (times < 2 || times > 2000 || positions < 1 || positions > 2000)
-        throw std::invalid_argument("field history: times must be 2 to 2000 and positions 1 to 2000");
     SolverOptions o = options;
     o.keep_history = true;
     CharacteristicsSolution s = solve_characteristics(chain, o);

@@ -1,5 +1,9 @@
-// Method names as they appear in case files and on the command line.
+// Method names as they appear in case files and on the command line, and the limits on the
+// solver options (validate).
 #include "rodcollide/solver_options.hpp"
+
+#include <algorithm>
+#include <vector>
 
 namespace rodcollide {
 
@@ -11,6 +15,24 @@ std::optional<Method> parse_method(const std::string& name) {
     if (name == "characteristics") return Method::characteristics;
     if (name == "finite-difference") return Method::finite_difference;
     return std::nullopt;
+}
+
+Method method_named(const std::string& name) {
+    if (const std::optional<Method> m = parse_method(name)) return *m;
+    std::vector<std::string> names;
+    for (Method m : all_methods) names.push_back(to_string(m));
+    throw InvalidInput("method", input::unknown("method", name, names));
+}
+
+void validate(const SolverOptions& o) {
+    if (std::find(std::begin(all_methods), std::end(all_methods), o.method) == std::end(all_methods))
+        throw InvalidInput("method", "not a method");
+    if (o.end_time) input::require("end_time", input::positive(*o.end_time));
+    if (o.record_until) input::require("record_until", input::positive(*o.record_until));
+    input::require("drop_tolerance", input::within(o.drop_tolerance, {0, 1, false, true}));
+    input::require("max_events", input::integer_within(o.max_events, 1, largest_max_events));
+    input::require("max_fronts", input::integer_within(o.max_fronts, 1, largest_max_fronts));
+    if (o.cells != 0) input::require("cells", input::integer_within(o.cells, 1, largest_cells));  // 0: the default
 }
 
 }  // namespace rodcollide

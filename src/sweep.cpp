@@ -188,23 +188,25 @@ void compare_with_seed(EmpiricalCone& c) {
 
 // ---- Options ----------------------------------------------------------------------------------------
 
-void validate(const Chain& chain, const SweepOptions& o) {
-    if (chain.size() != 3)
-        throw std::invalid_argument(fmt::format(
-            "rods: a sweep needs exactly 3 rods (gamma- lives in the (gamma1, gamma2) plane); the case has {}",
-            chain.size()));
-    if (o.directions < 1 || o.directions > max_sweep_directions)
-        throw std::invalid_argument(fmt::format("directions: must be between 1 and {} (the cap on a sweep's work), got {}",
-                                                max_sweep_directions, o.directions));
+void validate(const SweepOptions& o) {
+    input::require("directions", input::integer_within(o.directions, 1, max_sweep_directions));
     if (o.shard.index < 1 || o.shard.count < 1 || o.shard.index > o.shard.count || o.shard.count > o.directions)
-        throw std::invalid_argument(fmt::format("shard: k/n needs 1 <= k <= n <= directions ({}), got {}/{}",
-                                                o.directions, o.shard.index, o.shard.count));
-    if (o.linear_tolerance && !(*o.linear_tolerance > 0 && *o.linear_tolerance < 1))
-        throw std::invalid_argument(fmt::format("linear-tolerance: must be > 0 and < 1, got {}", *o.linear_tolerance));
+        throw InvalidInput("shard", fmt::format("k/n needs 1 <= k <= n <= directions ({}), got {}/{}", o.directions,
+                                                o.shard.index, o.shard.count));
+    if (o.linear_tolerance)
+        input::require("linear_tolerance", input::within(*o.linear_tolerance, {0, 1, true, true}));
     CompareOptions laws;
     laws.laws = o.laws;
     laws.restitution = o.restitution;
     validate(laws);
+}
+
+void validate(const Chain& chain, const SweepOptions& o) {
+    if (chain.size() != 3)
+        throw InvalidInput("rods", fmt::format("a sweep needs exactly 3 rods (gamma- lives in the (gamma1, gamma2) "
+                                               "plane); the case has {}",
+                                               chain.size()));
+    validate(o);
 }
 
 std::pair<double, double> seed_cone_range(laws::Cone c) {

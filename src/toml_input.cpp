@@ -1,7 +1,8 @@
-// Shared TOML input helpers (see toml_input.hpp), used by the case-file and validation readers.
+// The typed TOML reader shared by the case-file and validation readers (see toml_input.hpp).
 #include "toml_input.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -221,6 +222,95 @@ std::string shown_key(const std::string& key) {
     std::string name = toml::format_key(key);
     if (name.size() > longest_shown_key) name = name.substr(0, longest_shown_key - 3) + "...";
     return name;
+}
+
+std::string unknown_key(std::string_view suggestion, std::span<const std::string_view> known) {
+    if (!suggestion.empty()) return fmt::format("unknown key; did you mean \"{}\"?", suggestion);
+    return fmt::format("unknown key; expected one of: {}", fmt::join(known, ", "));
+}
+
+// ---- Reader -----------------------------------------------------------------------------------
+
+void Reader::fail(std::size_t line, const std::string& key, const std::string& message) const {
+    throw InputError(file_, line, key, message);
+}
+
+void Reader::fail(const toml::value& at, const std::string& key, const std::string& message) const {
+    fail(line_of(at), key, message);
+}
+
+toml::value Reader::parse(const std::string& text) const {
+    try {
+        return toml_input::parse(text, file_);
+    } catch (const SyntaxError& e) {
+        fail(e.line, "(syntax)", e.what());
+    }
+}
+
+const toml::table& Reader::table(const toml::value& v, const std::string& key) const {
+    if (!v.is_table()) fail(v, key, input::wrong_type("a table", describe(v)));
+    return v.as_table();
+}
+
+const toml::array& Reader::array(const toml::value& v, const std::string& key) const {
+    if (!v.is_array()) fail(v, key, input::wrong_type("an array", describe(v)));
+    return v.as_array();
+}
+
+const toml::array& Reader::array_of_tables(const toml::value& v, const std::string& key, std::string_view each) const {
+    if (!v.is_array())
+        fail(v, key, input::wrong_type(fmt::format("an array of tables, one [[{}]] per {}", key, each), describe(v)));
+    return v.as_array();
+}
+
+std::string Reader::string(const toml::value& v, const std::string& key) const {
+    if (!v.is_string()) fail(v, key, input::wrong_type("a string", describe(v)));
+    return v.as_string().str;
+}
+
+double Reader::number(const toml::value& v, const std::string& key) const {
+    if (!v.is_floating() && !v.is_integer()) {
+        std::string message = input::wrong_type("a number", describe(v));
+        if (v.is_string()) {
+            char* end = nullptr;
+            const std::string& s = v.as_string().str;
+            std::strtod(s.c_str(), &end);
+            if (!s.empty() && end == s.c_str() + s.size()) message += "; remove the quotes";
+        }
+        fail(v, key, message);
+    }
+    if (const auto literal = unrepresentable_literal(v))
+        fail(v, key, input::unrepresentable(*literal, v.is_floating() ? "a double" : "a 64-bit integer"));
+    return v.is_floating() ? v.as_floating() : static_cast<double>(v.as_integer());
+}
+
+double Reader::finite_number(const toml::value& v, const std::string& key) const {
+    const double x = number(v, key);
+    if (const input::Problem p = input::finite(x)) fail(v, key, *p);
+    return x;
+}
+
+std::int64_t Reader::integer(const toml::value& v, const std::string& key) const {
+    if (!v.is_integer()) fail(v, key, input::wrong_type("an integer", describe(v)));
+    if (const auto literal = unrepresentable_literal(v)) fail(v, key, input::unrepresentable(*literal, "a 64-bit integer"));
+    return v.as_integer();
+}
+
+std::size_t Reader::count(const toml::value& v, const std::string& key) const {
+    const std::int64_t n = integer(v, key);
+    if (const input::Problem p = input::count(n)) fail(v, key, *p);
+    return static_cast<std::size_t>(n);
+}
+
+void Reader::reject_unknown_keys(const toml::table& t, std::span<const std::string_view> known,
+                                 const std::string& prefix,
+                                 const std::function<std::string(std::string_view key)>& hint) const {
+    const toml::table::value_type* first = first_unknown_key(t, known);
+    if (!first) return;
+    const std::string name = shown_key(first->first);
+    std::string message = hint ? hint(first->first) : std::string();
+    if (message.empty()) message = unknown_key(similar_key(first->first, known), known);
+    fail(first->second, prefix.empty() ? name : prefix + "." + name, message);
 }
 
 }  // namespace rodcollide::toml_input

@@ -1,13 +1,18 @@
-// Reading TOML input files (case files, validation files) with one-line errors: the pieces both
-// readers share — file reading with a size cap, toml11's multi-line syntax errors summarised to
-// one line, value descriptions for "must be X, got Y", out-of-range literals toml11 would clamp,
-// and key suggestions for typos. Internal to the library (not installed under include/).
+// The typed TOML reader shared by case files and validation files: file reading with a size cap,
+// toml11's multi-line syntax errors summarised to one line, and a Reader with one read per kind
+// of value (number, finite number, bounded number, integer, count, string, table, array, array of
+// tables) and unknown-key rejection with suggestions, each failing with one InputError line
+// "FILE:LINE: KEY: message" in the wording of input_error.hpp. Internal to the library.
 #pragma once
+
+#include "rodcollide/input_error.hpp"
 
 #include <toml.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -61,5 +66,61 @@ const toml::table::value_type* first_unknown_key(const toml::table& t,
 
 /// A key as it may be shown in a message (cut to longest_shown_key).
 std::string shown_key(const std::string& key);
+
+/// "unknown key; did you mean "length"?" or, without a suggestion, "unknown key; expected one
+/// of: a, b".
+std::string unknown_key(std::string_view suggestion, std::span<const std::string_view> known);
+
+/// Reads the values of one file by type. Every mistake throws InputError naming the file, the
+/// value's line and `key`, the key's path as the caller spells it ("rod[2].length").
+class Reader {
+public:
+    explicit Reader(std::string file) : file_(std::move(file)) {}
+    const std::string& file() const { return file_; }
+
+    [[noreturn]] void fail(std::size_t line, const std::string& key, const std::string& message) const;
+    [[noreturn]] void fail(const toml::value& at, const std::string& key, const std::string& message) const;
+
+    /// The text as TOML; malformed TOML fails with KEY "(syntax)".
+    toml::value parse(const std::string& text) const;
+
+    const toml::table& table(const toml::value& v, const std::string& key) const;
+    const toml::array& array(const toml::value& v, const std::string& key) const;
+    /// An array of tables written [[key]], one per `each` ("rod"); the tables are checked as read.
+    const toml::array& array_of_tables(const toml::value& v, const std::string& key, std::string_view each) const;
+    std::string string(const toml::value& v, const std::string& key) const;
+    /// An integer or a float a double can hold (nan and inf included).
+    double number(const toml::value& v, const std::string& key) const;
+    double finite_number(const toml::value& v, const std::string& key) const;
+    /// A finite number that passes `check` (input::positive, input::non_negative, ...).
+    template <class Check>
+    double bounded(const toml::value& v, const std::string& key, Check check) const {
+        const double x = finite_number(v, key);
+        if (const input::Problem p = check(x)) fail(v, key, *p);
+        return x;
+    }
+    /// An integer a 64-bit integer can hold.
+    std::int64_t integer(const toml::value& v, const std::string& key) const;
+    /// A count: an integer > 0 (its upper bound is the validator's).
+    std::size_t count(const toml::value& v, const std::string& key) const;
+
+    /// Runs a library check; the InvalidInput it throws is reported at `at` under `key`.
+    template <class F>
+    void checked(const toml::value& at, const std::string& key, F&& check) const {
+        try {
+            check();
+        } catch (const InvalidInput& e) {
+            fail(at, key, e.message());
+        }
+    }
+
+    /// Unknown keys are typos: the first in file order is reported as prefix.key, with a
+    /// suggestion. `hint` may word the message itself for some keys (empty: the usual message).
+    void reject_unknown_keys(const toml::table& t, std::span<const std::string_view> known, const std::string& prefix,
+                             const std::function<std::string(std::string_view key)>& hint = {}) const;
+
+private:
+    std::string file_;
+};
 
 }  // namespace rodcollide::toml_input

@@ -37,3 +37,51 @@ TEST_CASE("a Chain refuses invalid rods with a message naming the rod and key", 
     CHECK_THROWS_WITH(Chain({make_rod(1, NAN), make_rod(1, 0)}), Catch::Contains("rod[0].velocity"));
     CHECK_THROWS_WITH(Chain({make_rod(1, 0), make_rod(1, 0, 0, 1, 1e-300, 1e300)}), Catch::Contains("overflow"));
 }
+
+TEST_CASE("InvalidModel says which rod and which quantity as data", "[chain][errors]") {
+    auto refusal = [](std::vector<Rod> rods) -> InvalidModel {
+        try {
+            Chain c(std::move(rods));
+        } catch (const InvalidModel& e) {
+            return e;
+        }
+        FAIL("accepted an invalid chain");
+        return InvalidModel({}, {}, {});
+    };
+    const InvalidModel length = refusal({make_rod(1, 0), make_rod(-1, 0)});
+    CHECK(length.rod() == 1u);
+    CHECK(length.quantity() == "length");
+    CHECK(length.key() == "rod[1].length");
+    CHECK(length.message() == "must be > 0, got -1");
+    CHECK(std::string(length.what()) == "rod[1].length: must be > 0, got -1");
+
+    const InvalidModel velocity = refusal({make_rod(1, NAN), make_rod(1, 0)});
+    CHECK(velocity.rod() == 0u);
+    CHECK(velocity.quantity() == "velocity");
+    CHECK(velocity.message() == "must be finite, got nan");
+
+    const InvalidModel gap = refusal({make_rod(1, 0), make_rod(1, 0, -0.5)});
+    CHECK(gap.quantity() == "gap");
+    CHECK(gap.message() == "must be >= 0, got -0.5");
+
+    const InvalidModel overflow = refusal({make_rod(1, 0), make_rod(1, 0, 0, 1, 1e-300, 1e300)});
+    CHECK(overflow.rod() == 1u);
+    CHECK(overflow.quantity().empty());  // the rod as a whole
+    CHECK(overflow.key() == "rod[1]");
+
+    const InvalidModel count = refusal({make_rod(1, 0)});
+    CHECK_FALSE(count.rod());
+    CHECK(count.key() == "rod");
+    CHECK(count.message() == "a chain needs at least 2 rods, got 1");
+}
+
+TEST_CASE("check_rod_quantity and check_rod_count are Chain's own checks", "[chain][errors]") {
+    CHECK_NOTHROW(check_rod_quantity(std::nullopt, "velocity", -3));
+    CHECK_NOTHROW(check_rod_quantity(2, "gap", 0));
+    CHECK_THROWS_WITH(check_rod_quantity(2, "area", 0), "rod[2].area: must be > 0, got 0");
+    CHECK_THROWS_WITH(check_rod_quantity(std::nullopt, "density", -1), "density: must be > 0, got -1");
+    CHECK_THROWS_WITH(check_rod_quantity(0, "youngs_modulus", INFINITY), "rod[0].youngs_modulus: must be finite, got inf");
+    CHECK_NOTHROW(check_rod_count(2));
+    CHECK_NOTHROW(check_rod_count(max_rods));
+    CHECK_THROWS_WITH(check_rod_count(max_rods + 1), "rod: at most 100000 rods are supported, got 100001");
+}

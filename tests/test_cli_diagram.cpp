@@ -87,7 +87,7 @@ TEST_CASE("diagram: bad input exits 2 with one line and writes nothing", "[cli][
     for (const Bad& b : {
              Bad{"diagram", "missing CASE"},
              Bad{"diagram cases/nonexistent.toml" + out, "nonexistent.toml"},
-             Bad{"diagram cases/seed000_two_rods.toml --kind contour" + out, "unknown kind 'contour'"},
+             Bad{"diagram cases/seed000_two_rods.toml --kind contour" + out, "--kind: unknown kind \"contour\"; valid: characteristics, velocity, force, displacement"},
              Bad{"diagram cases/seed000_two_rods.toml --size 10x10" + out, "--size"},
              Bad{"diagram cases/seed000_two_rods.toml --size big" + out, "WIDTHxHEIGHT"},
              Bad{"diagram cases/seed000_two_rods.toml --t-end -1" + out, "t_end must be finite and > 0"},

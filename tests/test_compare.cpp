@@ -186,7 +186,7 @@ TEST_CASE("compare: gaps are flagged, ignored by the laws", "[compare][gaps]") {
 }
 
 TEST_CASE("compare: options are validated with the option's name", "[compare][errors]") {
-    CHECK_THROWS_WITH(validate(CompareOptions{{"sequential", "newtn"}, {}, true}), Catch::StartsWith("laws: unknown law 'newtn'"));
+    CHECK_THROWS_WITH(validate(CompareOptions{{"sequential", "newtn"}, {}, true}), Catch::StartsWith("laws: unknown law \"newtn\"; valid: sequential, newton, poisson, kinematic"));
     CHECK_THROWS_WITH(validate(CompareOptions{{}, {}, true}), Catch::StartsWith("laws:"));
     CHECK_THROWS_WITH(validate(CompareOptions{{"newton"}, 1.5, true}), Catch::StartsWith("restitution:"));
     CHECK_THROWS_WITH(validate(CompareOptions{{"newton"}, std::numeric_limits<double>::quiet_NaN(), true}),
@@ -210,4 +210,20 @@ TEST_CASE("compare: the JSON contract", "[compare][json]") {
     CHECK(j["cone"] == "III");
     CHECK(j["implied_restitution"]["first_column"].is_null());
     CHECK(j["implied_restitution"]["effective_coefficient"].get<double>() == Approx(1));
+}
+
+TEST_CASE("compare: the offending option is data, for the CLI's flags and validation files", "[compare][errors]") {
+    try {
+        validate(CompareOptions{{"newton"}, 2.0, true});
+        FAIL("accepted restitution 2");
+    } catch (const InvalidInput& e) {
+        CHECK(e.key() == "restitution");
+        CHECK(e.message() == "must be in [0, 1], got 2");
+    }
+    try {
+        validate(identical_rods(std::vector<double>(max_compare_rods + 1, 0.0)));
+        FAIL("accepted too many rods");
+    } catch (const InvalidInput& e) {
+        CHECK(e.key() == "rods");
+    }
 }

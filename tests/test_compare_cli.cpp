@@ -51,13 +51,13 @@ TEST_CASE("compare: bad input gives one line on stderr, nothing on stdout, exit 
         std::string args, message;
     };
     const Bad cases[] = {
-        {"compare cases/seed000_two_rods.toml --laws sequential,newtn", "--laws: unknown law 'newtn'"},
+        {"compare cases/seed000_two_rods.toml --laws sequential,newtn", "--laws: unknown law \"newtn\"; valid: sequential, newton, poisson, kinematic"},
         {"compare cases/seed000_two_rods.toml --restitution 1.5", "--restitution: must be in [0, 1]"},
         {"compare cases/seed000_two_rods.toml --restitution x", "restitution"},
         {"compare", "missing CASE"},
         {"compare cases/none.toml", "cases/none.toml:0: (file): no such file"},
-        {"compare " + bad_case.string(), "bad.toml:1: rod: a case needs at least 2 rods"},
-        {"compare cases/seed000_two_rods.toml --method rk4", "--method: unknown method 'rk4'"},
+        {"compare " + bad_case.string(), "bad.toml:1: rod: a chain needs at least 2 rods"},
+        {"compare cases/seed000_two_rods.toml --method rk4", "--method: unknown method \"rk4\"; valid: characteristics, finite-difference"},
     };
     for (const Bad& b : cases) check_bad_input(b.args, b.message);
 }

@@ -65,7 +65,7 @@ TEST_CASE("run: absurd resolutions are refused with one line naming the limit, e
     const Bad bad[] = {
         {"--cells 100000", "limit of 1e+10 cell-updates"},      // 2e5 cells x 2e5 steps
         {"--cells 40000000", "limit of 50000000 cells"},        // 8e7 cells
-        {"--cells 1000000000", "between 1 and 100000000"},      // beyond any resolution
+        {"--cells 1000000000", "--cells: must be in [1, 100000000], got 1000000000"},      // beyond any resolution
         {"--cells 2000 --end-time 1e6", "limit of 1e+10 cell-updates"},  // a long horizon
     };
     for (const Bad& b : bad) {

@@ -3,6 +3,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <functional>
+#include <string>
+
 using namespace rodcollide;
 
 TEST_CASE("impact matrices of three equal balls match seed 000 eq. (3)", "[impact_matrices]") {
@@ -39,4 +43,32 @@ TEST_CASE("impact matrices refuse fewer than two bodies and bad masses", "[impac
     CHECK_THROWS_AS(impact_matrices(Eigen::VectorXd::Ones(1)), std::invalid_argument);
     CHECK_THROWS_AS(impact_matrices(Eigen::Vector2d(1, 0)), std::invalid_argument);
     CHECK_THROWS_AS(impact_matrices(Eigen::Vector2d(1, std::nan(""))), std::invalid_argument);
+}
+
+TEST_CASE("the one check of masses and velocities names them as data", "[impact_matrices][errors]") {
+    auto refusal = [](const std::function<void()>& check) -> std::string {
+        try {
+            check();
+        } catch (const InvalidInput& e) {
+            return e.key() + ": " + e.message();
+        }
+        return "(accepted)";
+    };
+    const Eigen::Vector3d ones(1, 1, 1);
+    CHECK(refusal([&] { validate_masses(ones); }) == "(accepted)");
+    CHECK(refusal([] { validate_masses(Eigen::VectorXd::Ones(1)); }) ==
+          "masses: must have at least 2 values (one per ball), got 1");
+    CHECK(refusal([] { validate_masses(Eigen::Vector3d(1, 0, 1)); }) == "masses: must be > 0, got 0 (ball 2)");
+    CHECK(refusal([] { validate_masses(Eigen::Vector2d(std::nan(""), 1)); }) == "masses: must be finite, got nan (ball 1)");
+    CHECK(refusal([] { validate_masses(Eigen::Vector2d(1, 1e-320)); }) ==
+          "masses: too small: 1/m overflows, got 1e-320 (ball 2)");
+    CHECK(refusal([&] { validate_velocities(ones, Eigen::Vector3d(1, 0, -1)); }) == "(accepted)");
+    CHECK(refusal([&] { validate_velocities(ones, Eigen::Vector2d(1, 0)); }) ==
+          "velocities: must have 3 values (one per ball), got 2");
+    CHECK(refusal([&] { validate_velocities(ones, Eigen::Vector3d(1, INFINITY, 0)); }) ==
+          "velocities: must be finite, got inf (ball 2)");
+    CHECK(refusal([&] { validate_velocities(ones, Eigen::Vector3d(1e200, 0, 0)); }) ==
+          "velocities: the kinetic energy overflows; choose smaller units");
+    // impact_matrices() makes the same check.
+    CHECK(refusal([] { impact_matrices(Eigen::Vector3d(1, -2, 1)); }) == "masses: must be > 0, got -2 (ball 2)");
 }

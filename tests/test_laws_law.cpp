@@ -107,14 +107,14 @@ TEST_CASE("law parameters are validated with the parameter named", "[laws][law]"
     CHECK(message(params("kinematic", Eigen::Vector2d(1.5, -0.5)), 3).empty());  // any finite E_n
     LawParameters kin = params("kinematic");
     kin.restitution_matrix = Eigen::Matrix3d::Identity();
-    CHECK(message(kin, 3).rfind("restitution-matrix:", 0) == 0);
+    CHECK(message(kin, 3).rfind("restitution_matrix:", 0) == 0);
     kin.restitution_matrix = Eigen::Matrix2d::Identity();
     CHECK(message(kin, 3).empty());
     kin.restitution = Eigen::VectorXd::Ones(1);
     CHECK(message(kin, 3).rfind("restitution:", 0) == 0);
     LawParameters newton = params("newton");
     newton.restitution_matrix = Eigen::Matrix2d::Identity();
-    CHECK(message(newton, 3).rfind("restitution-matrix:", 0) == 0);
+    CHECK(message(newton, 3).rfind("restitution_matrix:", 0) == 0);
     CHECK_THROWS_AS(apply_law(params("bogus"), impact_matrices(Eigen::Vector2d(1, 1)), Eigen::Vector2d(1, 0)),
                     std::invalid_argument);
 }
@@ -159,4 +159,32 @@ TEST_CASE("result: the flags allow rounding only, and T- = 0 gives the ratio 1",
     CHECK(energy_ratio(0, 0) == 1.0);
     CHECK(energy_ratio(0, 1e-30) == std::numeric_limits<double>::infinity());
     CHECK(energy_ratio(2, 1) == 0.5);
+}
+
+TEST_CASE("law parameters: the offending parameter is data, with one wording per mistake", "[laws][law]") {
+    auto refusal = [](const LawParameters& p, Eigen::Index balls) -> std::string {
+        try {
+            validate_law_parameters(p, balls);
+        } catch (const InvalidInput& e) {
+            return e.key() + ": " + e.message();
+        }
+        return "(accepted)";
+    };
+    CHECK(refusal(params("bogus"), 3) == "law: unknown law \"bogus\"; valid: sequential, newton, poisson, kinematic");
+    CHECK(refusal(params("newton", Eigen::Vector2d(0.5, 1.5)), 3) == "restitution: must be in [0, 1], got 1.5 (value 2)");
+    CHECK(refusal(params("newton", Eigen::Vector3d(1, 1, 1)), 3) ==
+          "restitution: must have 1 value or one per contact (2), got 3");
+    CHECK(refusal(params("kinematic", Eigen::VectorXd::Constant(1, INFINITY)), 3) ==
+          "restitution: must be finite, got inf (value 1)");
+    LawParameters kin = params("kinematic");
+    kin.restitution_matrix = Eigen::Matrix2d::Identity();
+    kin.restitution_matrix(0, 1) = std::nan("");
+    CHECK(refusal(kin, 3) == "restitution_matrix: must be finite, got nan (row 1, column 2)");
+    LawParameters seq = params("sequential");
+    seq.sequential.max_impacts = 0;
+    CHECK(refusal(seq, 3) == "max_impacts: must be > 0, got 0");
+    // The law implementations make the same checks at the library boundary.
+    CHECK_THROWS_WITH(apply_law(params("poisson", Eigen::VectorXd::Constant(1, 2.0)), impact_matrices(Eigen::Vector2d(1, 1)),
+                                Eigen::Vector2d(1, 0)),
+                      "restitution: must be in [0, 1], got 2 (value 1)");
 }

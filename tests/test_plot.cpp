@@ -337,3 +337,14 @@ TEST_CASE("on x/l, t c/l axes both units have the same length: fronts at 45 degr
     const double unit_x = (right - left) * 800 / 2, unit_t = (top - bottom) * 900 / 3;  // pixels per l, per l/c
     CHECK(unit_x == Approx(unit_t).epsilon(1e-6));
 }
+
+TEST_CASE("picture sizes: each side in [smallest, largest], the option named as data", "[plot][errors]") {
+    CHECK_NOTHROW(validate(PlotOptions{smallest_plot_size, largest_plot_size, ""}));
+    try {
+        validate(PlotOptions{1000, smallest_plot_size - 1, ""});
+        FAIL("accepted a picture too small");
+    } catch (const InvalidInput& e) {
+        CHECK(e.key() == "size");
+        CHECK(e.message() == "each side must be in [200, 10000] pixels, got 1000x199");
+    }
+}

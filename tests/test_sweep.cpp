@@ -153,7 +153,7 @@ TEST_CASE("sweep: options are validated with the option's name", "[sweep][errors
     CHECK_THROWS_WITH(validate(identical_rods({0, 0}), with_directions(10)), Catch::StartsWith("rods: a sweep needs exactly 3 rods"));
     CHECK_THROWS_WITH(validate(identical_rods({0, 0, 0, 0}), with_directions(10)), Catch::Contains("the case has 4"));
     CHECK_THROWS_WITH(validate(three, with_directions(0)), Catch::StartsWith("directions:"));
-    CHECK_THROWS_WITH(validate(three, with_directions(max_sweep_directions + 1)), Catch::Contains("cap"));
+    CHECK_THROWS_WITH(validate(three, with_directions(max_sweep_directions + 1)), Catch::Contains("directions: must be in [1, 1000000], got 1000001"));
     SweepOptions o = with_directions(10);
     o.shard = {3, 2};
     CHECK_THROWS_WITH(validate(three, o), Catch::StartsWith("shard:"));
@@ -164,7 +164,7 @@ TEST_CASE("sweep: options are validated with the option's name", "[sweep][errors
     CHECK_THROWS_WITH(validate(three, o), Catch::StartsWith("laws:"));
     o = with_directions(10);
     o.linear_tolerance = 0;
-    CHECK_THROWS_WITH(validate(three, o), Catch::StartsWith("linear-tolerance:"));
+    CHECK_THROWS_WITH(validate(three, o), Catch::StartsWith("linear_tolerance: must be in (0, 1)"));
 }
 
 TEST_CASE("empirical cone map: maps that are not cone-wise linear are not reported as linear", "[sweep][cone_map]") {
@@ -205,4 +205,26 @@ TEST_CASE("empirical cone map: maps that are not cone-wise linear are not report
     REQUIRE(same.size() == 1);
     CHECK(same[0].linear);
     CHECK(same[0].end - same[0].begin == Approx(360));
+}
+
+TEST_CASE("sweep: the offending option is data, for the CLI's flags and validation files", "[sweep][errors]") {
+    auto key_of = [](const Chain& chain, const SweepOptions& o) -> std::string {
+        try {
+            validate(chain, o);
+        } catch (const InvalidInput& e) {
+            return e.key();
+        }
+        return "(accepted)";
+    };
+    const Chain three = identical_rods({0, 0, 0});
+    CHECK(key_of(three, with_directions(10)) == "(accepted)");
+    CHECK(key_of(identical_rods({0, 0}), with_directions(10)) == "rods");
+    CHECK(key_of(three, with_directions(0)) == "directions");
+    SweepOptions o = with_directions(10);
+    o.linear_tolerance = 1;
+    CHECK(key_of(three, o) == "linear_tolerance");
+    o = with_directions(10);
+    o.restitution = 1.5;
+    CHECK(key_of(three, o) == "restitution");
+    CHECK_THROWS_WITH(validate(o), "restitution: must be in [0, 1], got 1.5");  // the options alone
 }

@@ -81,13 +81,13 @@ TEST_CASE("sweep: bad input gives one line on stderr, nothing on stdout, exit st
     };
     const std::string three = "sweep cases/seed000_three_rods.toml ";
     const Bad cases[] = {
-        {three + "--directions 0", "--directions: must be between 1 and 1000000"},
-        {three + "--directions 2000000", "(the cap on a sweep's work)"},
+        {three + "--directions 0", "--directions: must be > 0, got 0"},
+        {three + "--directions 2000000", "--directions: must be in [1, 1000000], got 2000000"},
         {three + "--directions -5", "--directions"},
         {three + "--directions many", "directions"},
         {three + "--shard 3/2", "--shard: k/n needs 1 <= k <= n <= directions (360), got 3/2"},
-        {three + "--shard 2", "--shard: expected K/N"},
-        {three + "--laws sequential,bogus", "--laws: unknown law 'bogus'"},
+        {three + "--shard 2", "--shard: must be K/N with integers, e.g. 2/4, got \"2\""},
+        {three + "--laws sequential,bogus", "--laws: unknown law \"bogus\""},
         {three + "--restitution 2", "--restitution: must be in [0, 1]"},
         {three + "--plot " + (dir / "map.jpg").string(), "--plot:"},
         {three + "--plot " + (dir / "nowhere" / "map.png").string(), "does not exist"},

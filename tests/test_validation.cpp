@@ -179,17 +179,17 @@ TEST_CASE("validation: bad files are one-line FILE:LINE: KEY: message errors", "
     auto line_count = [](const std::string& s) { return std::count(s.begin(), s.end(), '\n'); };
     const std::pair<std::string, std::string> bad_files[] = {
         {"[[check]]\nquantity = \"final_velocities\"\nexpectd = [0, 1]\ntolerance = 1e-12\nsource = \"paper: x\"\n",
-         "suite.toml:4: check[0].expectd: unknown key here; did you mean \"expected\"?"},
+         "suite.toml:4: check[0].expectd: unknown key; did you mean \"expected\"?"},
         {"[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = 1e-12\n",
          "suite.toml:2: check[0].source: missing"},
         {"[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = 1e-12\n"
             "source = \"my earlier run\"\n",
          "suite.toml:6: check[0].source: must say where the reference comes from"},
         {"[[check]]\nquantity = \"final_velocity\"\nexpected = [0, 1]\ntolerance = 1e-12\nsource = \"paper: seed 000\"\n",
-         "suite.toml:3: check[0].quantity: unknown quantity \"final_velocity\""},
+         "suite.toml:3: check[0].quantity: unknown outcome quantity \"final_velocity\""},
         {"[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1, 2]\ntolerance = 1e-12\n"
             "source = \"paper: seed 000 §4.1\"\n",
-         "suite.toml:4: check[0].expected: final_velocities needs 2 values"},
+         "suite.toml:4: check[0].expected: must have 2 values (one per rod), got 3"},
         {"[[check]]\nquantity = \"final_velocities\"\nexpected = [0, \"1/0\"]\ntolerance = 1e-12\n"
             "source = \"paper: seed 000 §4.1\"\n",
          "check[0].expected[1]: division by zero"},
@@ -203,10 +203,10 @@ TEST_CASE("validation: bad files are one-line FILE:LINE: KEY: message errors", "
          "suite.toml:4: check[0].at: x must be in [0, 2]"},
         {"[[check]]\nkind = \"law\"\nlaw = \"newtn\"\nmasses = [1, 1]\nvelocities = [1, 0]\n"
             "quantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = 1e-12\nsource = \"closed form: two balls\"\n",
-         "suite.toml:4: check[0].law: unknown law 'newtn'"},
+         "suite.toml:4: check[0].law: unknown law \"newtn\""},
         {"[[check]]\nkind = \"sweep\"\ndirections = 36\nquantity = \"cone_errors\"\nexpected = 0\n"
             "tolerance = 1e-12\nsource = \"cross-check: sequential vs wave\"\n",
-         "check[0].case: a sweep needs exactly 3 rods; the case has 2"},
+         "suite.toml:2: check[0].case: a sweep needs exactly 3 rods (gamma- lives in the (gamma1, gamma2) plane); the case has 2"},
         {"[[check]]\nkind = \"magic\"\n",
          "suite.toml:3: check[0].kind: unknown kind \"magic\""},
         {"[[check]]\nquantity = \n",

@@ -4,11 +4,11 @@
 #pragma once
 
 #include "rodcollide/chain.hpp"
+#include "rodcollide/input_error.hpp"
 #include "rodcollide/solver_options.hpp"
 
 #include <filesystem>
 #include <optional>
-#include <stdexcept>
 #include <string>
 
 namespace rodcollide {
@@ -17,9 +17,10 @@ namespace rodcollide {
 /// "cases/x.toml:7: rod[2].length: must be > 0, got -1". LINE is that of the offending key (or
 /// of its table's header); it is 0 when no line is to blame (the file cannot be read, or `rod`
 /// is missing). KEY is "(file)" when the path cannot be read and "(syntax)" for malformed TOML.
-class CaseError : public std::runtime_error {
+/// file(), line(), key() and message() give the parts as data (InputError).
+class CaseError : public InputError {
 public:
-    using std::runtime_error::runtime_error;
+    explicit CaseError(InputError e);
 };
 
 /// A loaded, validated case.

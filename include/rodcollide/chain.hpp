@@ -4,19 +4,30 @@
 // works; the comments give SI units.
 #pragma once
 
+#include "rodcollide/input_error.hpp"
+
 #include <Eigen/Dense>
 
 #include <cstddef>
-#include <stdexcept>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rodcollide {
 
-/// Thrown when a model would be invalid. The message names the offending quantity.
-class InvalidModel : public std::invalid_argument {
+/// Thrown when a model would be invalid. rod() and quantity() say which rod ("rod[3]", none for
+/// the rod count) and which of its quantities ("length", empty for the rod as a whole), as data;
+/// what() reads "rod[3].length: must be > 0, got -1".
+class InvalidModel : public InvalidInput {
 public:
-    using std::invalid_argument::invalid_argument;
+    InvalidModel(std::optional<std::size_t> rod, std::string quantity, std::string message);
+    std::optional<std::size_t> rod() const noexcept { return rod_; }
+    const std::string& quantity() const noexcept { return quantity_; }
+
+private:
+    std::optional<std::size_t> rod_;
+    std::string quantity_;
 };
 
 /// One rod, as given by the user. Invariants (checked by Chain): length, area, density and
@@ -38,6 +49,13 @@ struct Rod {
 
 /// Largest chain rodcollide accepts (bounded work and memory).
 inline constexpr std::size_t max_rods = 100000;
+
+/// The checks Chain makes, for readers that report a value where it is written: a rod count
+/// outside [2, max_rods], and one quantity of a rod ("length", "area", "density",
+/// "youngs_modulus", "velocity", "gap"; rod none for a default that applies to every rod) that
+/// breaks Rod's invariants. Throw InvalidModel.
+void check_rod_count(std::size_t rods);
+void check_rod_quantity(std::optional<std::size_t> rod, std::string_view quantity, double value);
 
 /// Rods listed left to right. A Chain that exists is valid: the constructor checks every
 /// invariant and throws InvalidModel naming the rod and quantity ("rod[2].length: must be > 0").

@@ -40,14 +40,14 @@ struct CompareOptions {
     bool wave_map_properties = true;
 };
 
-/// Throws std::invalid_argument for an unknown law, an empty list or a restitution outside
-/// [0, 1]; the message starts with "laws: " or "restitution: ".
+/// Throws InvalidInput for an unknown law, an empty list or a restitution outside [0, 1],
+/// naming the option as its key(): "laws" or "restitution".
 void validate(const CompareOptions& options);
 
 /// Longest chain compare accepts: the rigid laws use dense n x n matrices (as `rodcollide laws`).
 inline constexpr std::size_t max_compare_rods = 1000;
 
-/// Throws std::invalid_argument ("rods: ...") for a chain longer than max_compare_rods.
+/// Throws InvalidInput (key "rods") for a chain longer than max_compare_rods.
 void validate(const Chain& chain);
 
 /// Longest chain whose wave map properties are sampled (each sample is one solve).

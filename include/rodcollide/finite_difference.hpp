@@ -153,6 +153,9 @@ struct FieldResolution {
     std::size_t positions = 500;  ///< at most this many positions along the chain, 1 to 2000
 };
 
+/// Checks the bounds above. Throws InvalidInput naming the field ("times", "positions").
+void validate(const FieldResolution& resolution);
+
 struct FiniteDifferenceSolution {
     Outcome outcome;
     GridLayout grid;

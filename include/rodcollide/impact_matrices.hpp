@@ -5,6 +5,8 @@
 // module and the solvers' outcome checks all use it.
 #pragma once
 
+#include "rodcollide/input_error.hpp"
+
 #include <Eigen/Dense>
 
 namespace rodcollide {
@@ -17,8 +19,16 @@ struct ImpactMatrices {
     Eigen::MatrixXd G;       ///< Delassus matrix W^T M^-1 W [1/kg], (n-1) x (n-1)
 };
 
-/// Builds M, W, G. Throws std::invalid_argument for fewer than 2 bodies or a mass that is not
-/// finite and > 0.
+/// The one check of the bodies' masses [kg] (for the laws, `rodcollide laws` and validation
+/// files): at least 2, each finite and > 0, with 1/m finite (G must be representable). Throws
+/// InvalidInput("masses", ...).
+void validate_masses(const Eigen::VectorXd& masses);
+
+/// The one check of pre-impact velocities [m/s] for these masses: one finite value per body and
+/// a kinetic energy a double can hold. Throws InvalidInput("velocities", ...).
+void validate_velocities(const Eigen::VectorXd& masses, const Eigen::VectorXd& velocities);
+
+/// Builds M, W, G. Throws InvalidInput for masses validate_masses refuses.
 ImpactMatrices impact_matrices(const Eigen::VectorXd& masses);
 
 /// gamma = W^T u: contact velocities u_{k+1} - u_k [m/s] (matrix-free, any n).

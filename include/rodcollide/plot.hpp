@@ -10,6 +10,7 @@
 #include "rodcollide/chain.hpp"
 #include "rodcollide/diagram.hpp"
 #include "rodcollide/field_samples.hpp"
+#include "rodcollide/input_error.hpp"
 
 #include <filesystem>
 #include <stdexcept>
@@ -42,6 +43,10 @@ struct PlotOptions {
     int height = 700;   ///< [pixels]
     std::string title;  ///< shown above the plot (the case title)
 };
+
+/// Checks the picture size: each side in [smallest_plot_size, largest_plot_size]. Throws
+/// InvalidInput (key "size").
+void validate(const PlotOptions& options);
 
 /// The files of one picture.
 struct PlotFiles {

@@ -1,5 +1,8 @@
-// Options shared by the solvers, as read from a case file's [solver] table or the command line.
+// Options shared by the solvers, as read from a case file's [solver] table or the command line,
+// and validate(), the one place for their limits.
 #pragma once
+
+#include "rodcollide/input_error.hpp"
 
 #include <cstddef>
 #include <functional>
@@ -18,6 +21,8 @@ inline constexpr Method all_methods[] = {Method::characteristics, Method::finite
 std::string to_string(Method m);
 /// Parses a method name; nullopt for anything else.
 std::optional<Method> parse_method(const std::string& name);
+/// The method called `name`; throws InvalidInput("method", "unknown method ...; valid: ...").
+Method method_named(const std::string& name);
 
 /// A solver cap (events, fronts, cells, work, memory) was reached while solving; what() says
 /// which and how to raise it.
@@ -55,5 +60,11 @@ struct SolverOptions {
 inline constexpr std::size_t largest_max_events = 10'000'000'000;
 inline constexpr std::size_t largest_max_fronts = 200'000'000;
 inline constexpr std::size_t largest_cells = 100'000'000;
+
+/// Checks every limit on the options: a known method; end_time and record_until finite and > 0;
+/// drop_tolerance in [0, 1); max_events, max_fronts and cells (unless 0, the default) from 1 to
+/// their largest value above. Throws InvalidInput naming the option by its case-file key
+/// ("end_time"). The case reader, the command line's solver flags and solve() all call it.
+void validate(const SolverOptions& options);
 
 }  // namespace rodcollide

@@ -57,9 +57,10 @@ struct SweepOptions {
     std::function<void(std::size_t, std::size_t)> progress;
 };
 
-/// Throws std::invalid_argument naming the option ("directions: ...", "shard: ...", "laws: ...",
-/// "restitution: ...", "linear-tolerance: ...", "rods: ...") if the options or the chain (which
-/// must have exactly three rods) do not fit.
+/// Throws InvalidInput naming the option as its key() ("directions", "shard", "laws",
+/// "restitution", "linear_tolerance") if the options do not fit.
+void validate(const SweepOptions& options);
+/// Same, after checking the chain, which must have exactly three rods (key "rods").
 void validate(const Chain& chain, const SweepOptions& options);
 
 /// The cone of seed 000 Fig. 4a as an angular range [begin, end] [deg], begin in [0, 360), end

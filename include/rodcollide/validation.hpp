@@ -8,6 +8,7 @@
 #pragma once
 
 #include "rodcollide/case_file.hpp"
+#include "rodcollide/input_error.hpp"
 #include "rodcollide/laws/law.hpp"
 #include "rodcollide/solver_options.hpp"
 
@@ -18,7 +19,6 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,10 +26,10 @@ namespace rodcollide::validation {
 
 /// A bad validation file or directory. what() is one line, "FILE:LINE: KEY: message" (LINE 0
 /// when no line is to blame); a bad case file referenced by a check is reported with the case
-/// file's own CaseError line.
-class ValidationFileError : public std::runtime_error {
+/// file's own CaseError line. file(), line(), key() and message() give the parts (InputError).
+class ValidationFileError : public InputError {
 public:
-    using std::runtime_error::runtime_error;
+    explicit ValidationFileError(InputError e);
 };
 
 /// What a check computes (the `kind` key).

@@ -52,7 +52,7 @@ int run_compare(const std::vector<std::string>& args) {
         ("help,h", "show this help")
         ("laws", po::value<std::string>()->value_name("L1,L2,..."),
          "laws to compare with: sequential, newton, poisson, kinematic (default: all four)")
-        ("restitution", po::value<double>()->value_name("E"),
+        ("restitution", po::value<std::string>()->value_name("E"),
          "newton, poisson: global eps in [0, 1]; kinematic: E_n = E*I (default 1, elastic); the "
          "sequential law is elastic")
         ("no-properties", "do not sample the wave map's properties")
@@ -60,25 +60,25 @@ int run_compare(const std::vector<std::string>& args) {
     flags.add_to(visible);
     po::variables_map vm;
     if (auto status = parse_case_command_line("compare", compare_help, args, visible, vm)) return *status;
+    if (auto status = flags.read("compare", vm)) return *status;
 
     CompareOptions options;
-    if (vm.count("laws")) options.laws = split_list(vm["laws"].as<std::string>());
-    if (vm.count("restitution")) options.restitution = vm["restitution"].as<double>();
-    options.wave_map_properties = !vm.count("no-properties");
     try {
+        if (vm.count("laws")) options.laws = split_list(vm["laws"].as<std::string>());
+        options.restitution = number_flag(vm, "restitution");
+        options.wave_map_properties = !vm.count("no-properties");
         validate(options);
-    } catch (const std::invalid_argument& e) {
-        return usage_error("compare", fmt::format("--{}", e.what()));
+    } catch (const InvalidInput& e) {
+        return usage_error("compare", flag_error(e, visible));
     }
 
-    std::optional<Case> loaded = load_case_or_report(vm["case"].as<std::string>());
+    std::optional<Case> loaded = load_case_with_flags("compare", vm, flags);
     if (!loaded) return exit_bad_input;
     Case& c = *loaded;
-    if (auto status = flags.apply("compare", vm, c.solver)) return *status;
     try {
         validate(c.chain);
-    } catch (const std::invalid_argument& e) {
-        return usage_error("compare", e.what());
+    } catch (const InvalidInput& e) {
+        return usage_error("compare", flag_error(e, visible));
     }
 
     ProgressReporter progress("compare");

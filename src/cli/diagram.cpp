@@ -61,18 +61,14 @@ exit status: 0 drawn; 1 gnuplot missing or failed, or the solver hit a cap; 2 ba
 file, option, output path): nothing was written.
 )";
 
-/// Parses "WxH" into the plot options; nullopt on success, else the exit status.
-std::optional<int> apply_size(const std::string& text, PlotOptions& plot) {
+/// Parses "WxH" into the plot options, checked by the plotter's own validate(PlotOptions).
+void apply_size(const std::string& text, PlotOptions& plot) {
     std::smatch m;
     if (!std::regex_match(text, m, std::regex(R"((\d{1,6})[xX](\d{1,6}))")))
-        return usage_error("diagram", fmt::format("--size: expected WIDTHxHEIGHT in pixels, e.g. 1000x700, got '{}'", text));
+        throw InvalidInput("size", input::wrong_type("WIDTHxHEIGHT in pixels, e.g. 1000x700", fmt::format("{:?}", text)));
     plot.width = std::stoi(m[1]);
     plot.height = std::stoi(m[2]);
-    if (plot.width < smallest_plot_size || plot.width > largest_plot_size || plot.height < smallest_plot_size ||
-        plot.height > largest_plot_size)
-        return usage_error("diagram", fmt::format("--size: each side must be between {} and {} pixels, got {}",
-                                                  smallest_plot_size, largest_plot_size, text));
-    return std::nullopt;
+    validate(plot);
 }
 
 int run_diagram(const std::vector<std::string>& args) {
@@ -82,33 +78,39 @@ int run_diagram(const std::vector<std::string>& args) {
         ("help,h", "show this help")
         ("out,o", po::value<std::string>(), "picture to write, .png or .svg (default: <case-stem>-<kind>.png in the current directory)")
         ("kind,k", po::value<std::string>()->default_value("characteristics"), "characteristics, velocity, force or displacement")
-        ("t-end", po::value<double>(), "end of the diagram [s] (default: settling time + one longest transit time)")
+        ("t-end", po::value<std::string>(), "end of the diagram [s] (default: settling time + one longest transit time)")
         ("size", po::value<std::string>()->default_value("1000x700"), "picture size WIDTHxHEIGHT [pixels]")
-        ("min-jump", po::value<double>()->default_value(1e-3),
+        ("min-jump", po::value<std::string>()->default_value("0.001"),
          "characteristics: leave out fronts whose jump is below this fraction of the velocity scale");
     flags.add_to(visible);
     po::variables_map vm;
     if (auto status = parse_case_command_line("diagram", diagram_help, args, visible, vm)) return *status;
+    if (auto status = flags.read("diagram", vm)) return *status;
 
     FigureRequest request;
     const std::string kind_name = vm["kind"].as<std::string>();
-    const std::optional<FigureKind> kind = parse_figure_kind(kind_name);
-    if (!kind)
-        return usage_error("diagram", fmt::format("--kind: unknown kind '{}' (use characteristics, velocity, force or displacement)", kind_name));
-    request.kind = *kind;
-    if (auto status = apply_size(vm["size"].as<std::string>(), request.plot)) return *status;
-    request.min_jump = vm["min-jump"].as<double>();
-    if (!std::isfinite(request.min_jump) || request.min_jump < 0 || request.min_jump >= 1)
-        return usage_error("diagram", fmt::format("--min-jump: must be in [0, 1), got {}", request.min_jump));
-    if (vm.count("t-end")) request.t_end = vm["t-end"].as<double>();
+    try {
+        const std::optional<FigureKind> kind = parse_figure_kind(kind_name);
+        if (!kind) {
+            std::vector<std::string> kinds;
+            for (FigureKind k : all_figure_kinds) kinds.push_back(to_string(k));
+            throw InvalidInput("kind", input::unknown("kind", kind_name, kinds));
+        }
+        request.kind = *kind;
+        apply_size(vm["size"].as<std::string>(), request.plot);
+        request.min_jump = *number_flag(vm, "min-jump");
+        input::require("min-jump", input::within(request.min_jump, {0, 1, false, true}));
+        request.t_end = number_flag(vm, "t-end");
+    } catch (const InvalidInput& e) {
+        return usage_error("diagram", flag_error(e, visible));
+    }
     const std::filesystem::path case_path = vm["case"].as<std::string>();
     request.image = vm.count("out") ? std::filesystem::path(vm["out"].as<std::string>())
                                     : std::filesystem::path(fmt::format("{}-{}.png", case_path.stem().string(), kind_name));
 
-    std::optional<Case> loaded = load_case_or_report(case_path);
+    std::optional<Case> loaded = load_case_with_flags("diagram", vm, flags);
     if (!loaded) return exit_bad_input;
     Case& c = *loaded;
-    if (auto status = flags.apply("diagram", vm, c.solver)) return *status;
     if (vm.count("method") && c.solver.method == Method::finite_difference && !accepts_finite_difference(request.kind))
         return usage_error("diagram", fmt::format("--kind {} needs the exact wave field: use --method characteristics "
                                                   "(velocity and force also accept finite-difference)", kind_name));

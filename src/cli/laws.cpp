@@ -13,11 +13,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <iostream>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,21 +29,6 @@ using namespace rodcollide::laws;
 constexpr Eigen::Index max_balls = 1000;
 constexpr Eigen::Index max_balls_properties = 32;
 
-/// A bad command line: the message names the option; reported on one line, exit status 2.
-struct BadInput : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-double parse_number(const std::string& text, const std::string& option) {
-    double x = 0;
-    const char* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, x);
-    if (text.empty() || ec != std::errc() || ptr != end)
-        throw BadInput(fmt::format("--{}: '{}' is not a number", option, text));
-    if (!std::isfinite(x)) throw BadInput(fmt::format("--{}: values must be finite, got '{}'", option, text));
-    return x;
-}
-
 Eigen::VectorXd parse_list(const std::string& text, const std::string& option) {
     const std::vector<std::string> parts = split_list(text, ',');
     Eigen::VectorXd v(static_cast<Eigen::Index>(parts.size()));
@@ -60,8 +42,7 @@ Eigen::MatrixXd parse_matrix(const std::string& text, const std::string& option)
     Eigen::MatrixXd m(static_cast<Eigen::Index>(rows.size()), rows.front().size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         if (rows[i].size() != m.cols())
-            throw BadInput(fmt::format("--{}: row {} has {} entries but row 1 has {}", option, i + 1,
-                                       rows[i].size(), m.cols()));
+            throw InvalidInput(option, fmt::format("row {} has {} entries but row 1 has {}", i + 1, rows[i].size(), m.cols()));
         m.row(static_cast<Eigen::Index>(i)) = rows[i].transpose();
     }
     return m;
@@ -141,48 +122,32 @@ struct Request {
 };
 
 std::string required(const po::variables_map& vm, const std::string& option) {
-    if (!vm.count(option)) throw BadInput(fmt::format("--{}: required", option));
+    if (!vm.count(option)) throw InvalidInput(option, input::missing("it is required"));
     return vm[option].as<std::string>();
 }
 
+/// The request, checked by the library's own checks (masses, velocities, law parameters) and the
+/// command's caps; a mistake throws InvalidInput naming the option.
 Request parse_request(const po::variables_map& vm) {
     Request q;
     q.law.law = required(vm, "law");
     q.masses = parse_list(required(vm, "masses"), "masses");
     q.velocities = parse_list(required(vm, "velocities"), "velocities");
     const Eigen::Index n = q.masses.size();
-    if (n < 2) throw BadInput(fmt::format("--masses: need at least 2 balls, got {}", n));
-    if (n > max_balls) throw BadInput(fmt::format("--masses: at most {} balls, got {}", max_balls, n));
-    for (Eigen::Index i = 0; i < n; ++i) {
-        if (q.masses[i] <= 0)
-            throw BadInput(fmt::format("--masses: ball {} has mass {}; masses must be > 0", i + 1, q.masses[i]));
-        if (!std::isfinite(1 / q.masses[i]))  // G = W^T M^-1 W must be representable
-            throw BadInput(fmt::format("--masses: ball {} has mass {}, too small (1/m overflows)", i + 1, q.masses[i]));
-    }
-    if (q.velocities.size() != n)
-        throw BadInput(fmt::format("--velocities: {} values for {} masses", q.velocities.size(), n));
-    if (!std::isfinite(kinetic_energy(q.masses, q.velocities)))
-        throw BadInput("--velocities: the kinetic energy overflows; choose smaller units");
+    if (n > max_balls) throw InvalidInput("masses", fmt::format("at most {} balls, got {}", max_balls, n));
+    validate_masses(q.masses);
+    validate_velocities(q.masses, q.velocities);
     if (vm.count("restitution")) q.law.restitution = parse_list(vm["restitution"].as<std::string>(), "restitution");
     if (vm.count("restitution-matrix"))
         q.law.restitution_matrix = parse_matrix(vm["restitution-matrix"].as<std::string>(), "restitution-matrix");
-    if (vm.count("order") || vm.count("max-impacts")) {
-        if (q.law.law != "sequential")
-            throw BadInput(fmt::format("--{}: only the sequential law takes it",
-                                       vm.count("order") ? "order" : "max-impacts"));
-    }
+    for (const char* option : {"order", "max-impacts"})
+        if (vm.count(option) && q.law.law != "sequential") throw InvalidInput(option, "only the sequential law takes it");
     if (vm.count("order")) q.law.sequential.order = parse_impact_order(vm["order"].as<std::string>());
-    if (vm.count("max-impacts")) {
-        const std::string text = vm["max-impacts"].as<std::string>();
-        long long cap = 0;
-        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), cap);
-        if (ec != std::errc() || ptr != text.data() + text.size() || cap <= 0)
-            throw BadInput(fmt::format("--max-impacts: '{}' is not a whole number > 0", text));
-        q.law.sequential.max_impacts = cap;
-    }
+    if (vm.count("max-impacts"))
+        q.law.sequential.max_impacts = parse_integer(vm["max-impacts"].as<std::string>(), "max-impacts");
     q.check_properties = vm.count("check-properties") > 0;
     if (q.check_properties && n > max_balls_properties)
-        throw BadInput(fmt::format("--check-properties: at most {} balls, got {}", max_balls_properties, n));
+        throw InvalidInput("check-properties", fmt::format("at most {} balls, got {}", max_balls_properties, n));
     q.json = vm.count("json") > 0;
     validate_law_parameters(q.law, n);
     return q;
@@ -211,14 +176,9 @@ int run_laws(const std::vector<std::string>& args) {
         }
         q = parse_request(vm);
     } catch (const po::error& e) {
-        fmt::print(stderr, "rodcollide laws: {}\n", e.what());
-        return exit_bad_input;
-    } catch (const BadInput& e) {
-        fmt::print(stderr, "rodcollide laws: {}\n", e.what());
-        return exit_bad_input;
-    } catch (const std::invalid_argument& e) {  // the library's checks name the option without "--"
-        fmt::print(stderr, "rodcollide laws: --{}\n", e.what());
-        return exit_bad_input;
+        return usage_error("laws", e.what());
+    } catch (const InvalidInput& e) {
+        return usage_error("laws", flag_error(e, options));
     }
 
     const ImpactMatrices im = impact_matrices(q.masses);

@@ -5,7 +5,8 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
+#include <algorithm>
+#include <charconv>
 #include <sstream>
 #include <unistd.h>
 
@@ -43,15 +44,6 @@ std::optional<int> parse_case_command_line(const std::string& command, const cha
     return std::nullopt;
 }
 
-std::optional<Case> load_case_or_report(const std::filesystem::path& path) {
-    try {
-        return load_case(path);
-    } catch (const CaseError& e) {
-        fmt::print(stderr, "{}\n", e.what());
-        return std::nullopt;
-    }
-}
-
 int usage_error(const std::string& command, const std::string& message) {
     fmt::print(stderr, "rodcollide {}: {}\n", command, message);
     return exit_bad_input;
@@ -78,53 +70,118 @@ std::string to_string(const po::options_description& options) {
     return s.str();
 }
 
-void CommonSolverFlags::add_to(po::options_description& options) {
-    options.add_options()
-        ("method", po::value<std::string>(), "characteristics (exact, default) or finite-difference")
-        ("end-time", po::value<double>(), "stop at this time [s] even if contacts may still happen (settled: false)")
-        ("cells", po::value<long long>(), "finite differences: cells in the rod with the shortest transit time (default 1000)")
-        ("drop-tolerance", po::value<double>(), "characteristics: smallest jump kept at a contact, relative to the velocity scale (default 1e-12)")
-        ("max-events", po::value<long long>(), "characteristics: cap on event groups (default 1e7)");
+// ---- Flag values -------------------------------------------------------------------------------
+
+double parse_number(std::string_view text, const std::string& key) {
+    if (text.starts_with('+')) text.remove_prefix(1);
+    double x = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+    if (ec == std::errc::result_out_of_range) throw InvalidInput(key, input::unrepresentable(text, "a double"));
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+        throw InvalidInput(key, input::wrong_type("a number", fmt::format("{:?}", text)));
+    return x;
+}
+
+std::int64_t parse_integer(std::string_view text, const std::string& key) {
+    if (text.starts_with('+')) text.remove_prefix(1);
+    std::int64_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec == std::errc::result_out_of_range) throw InvalidInput(key, input::unrepresentable(text, "a 64-bit integer"));
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+        // "1.5" reads as in a case file, "got a float (1.5)"; other text is quoted.
+        double x = 0;
+        const auto [number_end, number_ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+        std::string got = fmt::format("{:?}", text);
+        if (!text.empty() && number_end == text.data() + text.size())
+            got = number_ec == std::errc() ? fmt::format("a float ({})", x) : fmt::format("a float ({})", text);
+        throw InvalidInput(key, input::wrong_type("an integer", got));
+    }
+    return n;
+}
+
+std::optional<double> number_flag(const po::variables_map& vm, const std::string& flag) {
+    if (!vm.count(flag)) return std::nullopt;
+    return parse_number(vm[flag].as<std::string>(), flag);
+}
+
+std::optional<std::int64_t> integer_flag(const po::variables_map& vm, const std::string& flag) {
+    if (!vm.count(flag)) return std::nullopt;
+    return parse_integer(vm[flag].as<std::string>(), flag);
+}
+
+std::size_t to_count(const std::string& key, std::int64_t n) {
+    input::require(key, input::count(n));
+    return static_cast<std::size_t>(n);
 }
 
 namespace {
 
-/// A positive integer flag, at most `largest`, into `out`; a one-line error otherwise.
-std::optional<int> read_count(const std::string& command, const po::variables_map& vm, const char* flag,
-                              std::size_t largest, std::size_t& out) {
-    if (!vm.count(flag)) return std::nullopt;
-    const long long n = vm[flag].as<long long>();
-    if (n <= 0 || static_cast<unsigned long long>(n) > largest)
-        return usage_error(command, fmt::format("--{}: must be between 1 and {}, got {}", flag, largest, n));
-    out = static_cast<std::size_t>(n);
-    return std::nullopt;
+/// The flag that sets an option: "max_events" -> "max-events".
+std::string flag_name(std::string key) {
+    std::replace(key.begin(), key.end(), '_', '-');
+    return key;
 }
 
 }  // namespace
 
-std::optional<int> CommonSolverFlags::apply(const std::string& command, const po::variables_map& vm,
-                                            SolverOptions& solver) const {
-    if (vm.count("method")) {
-        const std::string name = vm["method"].as<std::string>();
-        const std::optional<Method> m = parse_method(name);
-        if (!m)
-            return usage_error(command, fmt::format("--method: unknown method '{}' (use characteristics or finite-difference)", name));
-        solver.method = *m;
+std::string flag_error(const InvalidInput& e, const po::options_description& options) {
+    const std::string flag = flag_name(e.key());
+    if (!options.find_nothrow(flag, false)) return e.what();
+    return fmt::format("--{}: {}", flag, e.message());
+}
+
+void CommonSolverFlags::add_to(po::options_description& options) {
+    options.add_options()
+        ("method", po::value<std::string>(), "characteristics (exact, default) or finite-difference")
+        ("end-time", po::value<std::string>(), "stop at this time [s] even if contacts may still happen (settled: false)")
+        ("cells", po::value<std::string>(), "finite differences: cells in the rod with the shortest transit time (default 1000)")
+        ("drop-tolerance", po::value<std::string>(), "characteristics: smallest jump kept at a contact, relative to the velocity scale (default 1e-12)")
+        ("max-events", po::value<std::string>(), "characteristics: cap on event groups (default 1e7)");
+}
+
+std::optional<int> CommonSolverFlags::read(const std::string& command, const po::variables_map& vm) {
+    try {
+        if (vm.count("method")) method_ = vm["method"].as<std::string>();
+        end_time_ = number_flag(vm, "end-time");
+        cells_ = integer_flag(vm, "cells");
+        drop_tolerance_ = number_flag(vm, "drop-tolerance");
+        max_events_ = integer_flag(vm, "max-events");
+    } catch (const InvalidInput& e) {
+        return usage_error(command, fmt::format("--{}: {}", e.key(), e.message()));
     }
-    if (vm.count("end-time")) {
-        const double t = vm["end-time"].as<double>();
-        if (!std::isfinite(t) || t <= 0) return usage_error(command, fmt::format("--end-time: must be finite and > 0, got {}", t));
-        solver.end_time = t;
-    }
-    if (auto status = read_count(command, vm, "cells", largest_cells, solver.cells)) return status;
-    if (vm.count("drop-tolerance")) {
-        const double d = vm["drop-tolerance"].as<double>();
-        if (!std::isfinite(d) || d < 0 || d >= 1)
-            return usage_error(command, fmt::format("--drop-tolerance: must be in [0, 1), got {}", d));
-        solver.drop_tolerance = d;
-    }
-    if (auto status = read_count(command, vm, "max-events", largest_max_events, solver.max_events)) return status;
     return std::nullopt;
+}
+
+std::optional<int> CommonSolverFlags::apply(const std::string& command, SolverOptions& solver) const {
+    // Checked one at a time, in this order, so that the first mistake is the one reported.
+    auto set = [&solver](const auto& value, auto assign) {
+        if (!value) return;
+        assign(*value);
+        validate(solver);
+    };
+    try {
+        set(method_, [&](const std::string& name) { solver.method = method_named(name); });
+        set(end_time_, [&](double t) { solver.end_time = t; });
+        set(cells_, [&](std::int64_t n) { solver.cells = to_count("cells", n); });
+        set(drop_tolerance_, [&](double d) { solver.drop_tolerance = d; });
+        set(max_events_, [&](std::int64_t n) { solver.max_events = to_count("max_events", n); });
+    } catch (const InvalidInput& e) {  // every solver option has its flag
+        return usage_error(command, fmt::format("--{}: {}", flag_name(e.key()), e.message()));
+    }
+    return std::nullopt;
+}
+
+std::optional<Case> load_case_with_flags(const std::string& command, const po::variables_map& vm,
+                                         const CommonSolverFlags& flags) {
+    std::optional<Case> c;
+    try {
+        c = load_case(vm["case"].as<std::string>());
+    } catch (const CaseError& e) {
+        fmt::print(stderr, "{}\n", e.what());
+        return std::nullopt;
+    }
+    if (flags.apply(command, c->solver)) return std::nullopt;
+    return c;
 }
 
 ProgressReporter::ProgressReporter(std::string command)

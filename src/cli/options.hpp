@@ -3,14 +3,17 @@
 #pragma once
 
 #include "rodcollide/case_file.hpp"
+#include "rodcollide/input_error.hpp"
 #include "rodcollide/solver_options.hpp"
 
 #include <boost/program_options.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rodcollide::cli {
@@ -29,10 +32,6 @@ std::optional<int> parse_case_command_line(const std::string& command, const cha
                                            const boost::program_options::options_description& visible,
                                            boost::program_options::variables_map& vm);
 
-/// Loads a case file. A bad one prints its one-line CaseError message and gives nullopt: return
-/// exit_bad_input.
-std::optional<Case> load_case_or_report(const std::filesystem::path& path);
-
 /// Prints "rodcollide COMMAND: message" and returns exit_bad_input.
 int usage_error(const std::string& command, const std::string& message);
 
@@ -43,14 +42,44 @@ std::vector<std::string> split_list(const std::string& text, char separator = ',
 /// An options_description as help text.
 std::string to_string(const boost::program_options::options_description& options);
 
+// ---- Flag values, in the wording of case files -------------------------------------------------
+// Number flags are declared po::value<std::string>() and parsed here, so that `--cells 1.5` and
+// `cells = 1.5` read the same. Mistakes throw InvalidInput keyed by the flag's name ("end-time").
+
+/// Text as a number (a double; nan and inf included) or as an integer (64-bit).
+double parse_number(std::string_view text, const std::string& key);
+std::int64_t parse_integer(std::string_view text, const std::string& key);
+/// The flag's value parsed; nullopt when the flag is absent.
+std::optional<double> number_flag(const boost::program_options::variables_map& vm, const std::string& flag);
+std::optional<std::int64_t> integer_flag(const boost::program_options::variables_map& vm, const std::string& flag);
+/// An integer given for a count (> 0), as the size_t an options struct holds.
+std::size_t to_count(const std::string& key, std::int64_t n);
+
+/// "--flag: message" for an InvalidInput whose key is a flag of `options` (option "max_events"
+/// is flag --max-events), else what() ("rods: ...", a key no flag sets).
+std::string flag_error(const InvalidInput& e, const boost::program_options::options_description& options);
+
 /// --method, --end-time, --cells, --drop-tolerance, --max-events: override the case file.
-struct CommonSolverFlags {
+class CommonSolverFlags {
+public:
     void add_to(boost::program_options::options_description& options);
-    /// Validates and applies the given flags; on bad values prints one line and returns
-    /// exit_bad_input.
-    std::optional<int> apply(const std::string& command, const boost::program_options::variables_map& vm,
-                             SolverOptions& solver) const;
+    /// Reads the flags' values right after the command line is parsed (a value that is no number
+    /// is a bad command line); on a mistake prints one line and returns exit_bad_input.
+    std::optional<int> read(const std::string& command, const boost::program_options::variables_map& vm);
+    /// Applies the values read over the case's options, each checked by validate(SolverOptions)
+    /// as it is set; on a mistake prints one line naming the flag and returns exit_bad_input.
+    std::optional<int> apply(const std::string& command, SolverOptions& solver) const;
+
+private:
+    std::optional<std::string> method_;
+    std::optional<double> end_time_, drop_tolerance_;
+    std::optional<std::int64_t> cells_, max_events_;
 };
+
+/// Loads the case file vm["case"] and applies the solver flags over its [solver] table. A bad
+/// case file or flag prints one line and gives nullopt: return exit_bad_input.
+std::optional<Case> load_case_with_flags(const std::string& command, const boost::program_options::variables_map& vm,
+                                         const CommonSolverFlags& flags);
 
 /// Shows progress on stderr once an operation has run for more than a second (never on a fast
 /// run, never into stdout).

@@ -51,21 +51,27 @@ int run_run(const std::vector<std::string>& args) {
     CommonSolverFlags flags;
     bool json = false;
     std::string field_csv;
-    long long field_times = 500, field_positions = 500;
     visible.add_options()
         ("help,h", "show this help")
         ("json", po::bool_switch(&json), "print one JSON document (keys: title, method, rods, contacts, energy, end_time, settled, ...)")
         ("plot", po::value<std::string>(), "also draw the characteristics diagram into FILE (.png or .svg), as `rodcollide diagram CASE --out FILE` does")
         ("field-csv", po::value(&field_csv), "write the velocity and force fields over the run to this CSV file")
-        ("field-times", po::value(&field_times), "--field-csv: at most this many sample times, 2 to 2000 (default 500)")
-        ("field-positions", po::value(&field_positions), "--field-csv: at most this many positions along the chain, 1 to 2000 (default 500)");
+        ("field-times", po::value<std::string>(), "--field-csv: at most this many sample times, 2 to 2000 (default 500)")
+        ("field-positions", po::value<std::string>(), "--field-csv: at most this many positions along the chain, 1 to 2000 (default 500)");
     flags.add_to(visible);
     po::variables_map vm;
     if (auto status = parse_case_command_line("run", run_help, args, visible, vm)) return *status;
-    std::optional<Case> loaded = load_case_or_report(vm["case"].as<std::string>());
+    if (auto status = flags.read("run", vm)) return *status;
+    std::optional<std::int64_t> field_times, field_positions;
+    try {
+        field_times = integer_flag(vm, "field-times");
+        field_positions = integer_flag(vm, "field-positions");
+    } catch (const InvalidInput& e) {
+        return usage_error("run", flag_error(e, visible));
+    }
+    std::optional<Case> loaded = load_case_with_flags("run", vm, flags);
     if (!loaded) return exit_bad_input;
     Case& c = *loaded;
-    if (auto status = flags.apply("run", vm, c.solver)) return *status;
     std::optional<FigureRequest> plot;
     if (vm.count("plot")) {
         plot.emplace();
@@ -78,10 +84,14 @@ int run_run(const std::vector<std::string>& args) {
             return usage_error("run", e.what());
         }
     }
-    if (field_times < 2 || field_times > 2000)
-        return usage_error("run", fmt::format("--field-times: must be between 2 and 2000, got {}", field_times));
-    if (field_positions < 1 || field_positions > 2000)
-        return usage_error("run", fmt::format("--field-positions: must be between 1 and 2000, got {}", field_positions));
+    FieldResolution resolution;
+    try {  // FieldResolution's fields are the flags --field-times and --field-positions
+        if (field_times) resolution.times = to_count("times", *field_times);
+        if (field_positions) resolution.positions = to_count("positions", *field_positions);
+        validate(resolution);
+    } catch (const InvalidInput& e) {
+        return usage_error("run", fmt::format("--field-{}: {}", e.key(), e.message()));
+    }
 
     ProgressReporter progress("run");
     c.solver.progress = progress.callback();
@@ -91,8 +101,7 @@ int run_run(const std::vector<std::string>& args) {
         if (field_csv.empty()) {
             outcome = solve(c.chain, c.solver);
         } else {
-            SolutionWithField s = solve_with_field(c.chain, c.solver, static_cast<std::size_t>(field_times),
-                                                   static_cast<std::size_t>(field_positions));
+            SolutionWithField s = solve_with_field(c.chain, c.solver, resolution.times, resolution.positions);
             outcome = std::move(s.outcome);
             field = std::move(s.field);
         }

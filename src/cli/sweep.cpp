@@ -67,15 +67,15 @@ int run_sweep(const std::vector<std::string>& args) {
     CommonSolverFlags flags;
     visible.add_options()
         ("help,h", "show this help")
-        ("directions", po::value<long long>()->value_name("N"),
+        ("directions", po::value<std::string>()->value_name("N"),
          "number of directions theta = 360 i/N around the circle (default 360; at most 1000000)")
         ("laws", po::value<std::string>()->value_name("L1,L2,..."),
          "laws compared with the wave map: sequential, newton, poisson, kinematic (default: sequential)")
-        ("restitution", po::value<double>()->value_name("E"),
+        ("restitution", po::value<std::string>()->value_name("E"),
          "newton, poisson: global eps in [0, 1]; kinematic: E_n = E*I (default 1)")
         ("shard", po::value<std::string>()->value_name("K/N"), "compute only the K-th of N contiguous blocks of directions")
         ("threads", po::value<unsigned>()->value_name("T"), "worker threads (default: one per hardware thread)")
-        ("linear-tolerance", po::value<double>()->value_name("TOL"),
+        ("linear-tolerance", po::value<std::string>()->value_name("TOL"),
          "relative tolerance for 'the same matrix' in the empirical cone map (default 1e-9 exact, 1e-2 finite differences)")
         ("csv", po::value<std::string>()->value_name("FILE"),
          "write one line per direction: index, theta_deg, gamma1_pre, gamma2_pre, gamma1_wave, gamma2_wave, "
@@ -86,35 +86,36 @@ int run_sweep(const std::vector<std::string>& args) {
     flags.add_to(visible);
     po::variables_map vm;
     if (auto status = parse_case_command_line("sweep", sweep_help, args, visible, vm)) return *status;
+    if (auto status = flags.read("sweep", vm)) return *status;
 
     SweepOptions options;
-    if (vm.count("directions")) {
-        const long long n = vm["directions"].as<long long>();
-        if (n < 1 || static_cast<unsigned long long>(n) > max_sweep_directions)
-            return usage_error("sweep", fmt::format("--directions: must be between 1 and {} (the cap on a sweep's work), got {}",
-                                                    max_sweep_directions, n));
-        options.directions = static_cast<std::size_t>(n);
+    try {
+        if (const auto n = integer_flag(vm, "directions")) options.directions = to_count("directions", *n);
+        if (vm.count("laws")) options.laws = split_list(vm["laws"].as<std::string>());
+        options.restitution = number_flag(vm, "restitution");
+        if (vm.count("shard")) {
+            const std::string text = vm["shard"].as<std::string>();
+            const std::optional<Shard> s = parse_shard(text);
+            if (!s) throw InvalidInput("shard", input::wrong_type("K/N with integers, e.g. 2/4", fmt::format("{:?}", text)));
+            options.shard = *s;
+        }
+        if (vm.count("threads")) options.threads = vm["threads"].as<unsigned>();
+        options.linear_tolerance = number_flag(vm, "linear-tolerance");
+        SweepOptions work;  // the cap on the work is checked before the case is read, the rest with the chain
+        work.directions = options.directions;
+        validate(work);
+    } catch (const InvalidInput& e) {
+        return usage_error("sweep", flag_error(e, visible));
     }
-    if (vm.count("laws")) options.laws = split_list(vm["laws"].as<std::string>());
-    if (vm.count("restitution")) options.restitution = vm["restitution"].as<double>();
-    if (vm.count("shard")) {
-        const std::string text = vm["shard"].as<std::string>();
-        const std::optional<Shard> s = parse_shard(text);
-        if (!s) return usage_error("sweep", fmt::format("--shard: expected K/N with whole numbers, e.g. 2/4, got '{}'", text));
-        options.shard = *s;
-    }
-    if (vm.count("threads")) options.threads = vm["threads"].as<unsigned>();
-    if (vm.count("linear-tolerance")) options.linear_tolerance = vm["linear-tolerance"].as<double>();
 
-    std::optional<Case> loaded = load_case_or_report(vm["case"].as<std::string>());
+    std::optional<Case> loaded = load_case_with_flags("sweep", vm, flags);
     if (!loaded) return exit_bad_input;
     Case& c = *loaded;
-    if (auto status = flags.apply("sweep", vm, c.solver)) return *status;
     options.solver = c.solver;
     try {
         validate(c.chain, options);
-    } catch (const std::invalid_argument& e) {
-        return usage_error("sweep", fmt::format("{}{}", std::string_view(e.what()).starts_with("rods") ? "" : "--", e.what()));
+    } catch (const InvalidInput& e) {
+        return usage_error("sweep", flag_error(e, visible));
     }
 
     // Output paths are checked before any work: bad input computes and writes nothing.

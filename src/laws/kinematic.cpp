@@ -16,12 +16,7 @@ Eigen::VectorXd kinematic_normalisation(const ImpactMatrices& im) {
 LawResult kinematic_law(const ImpactMatrices& im, const Eigen::VectorXd& u_pre,
                         const Eigen::MatrixXd& restitution_matrix) {
     detail::require_velocities(im, u_pre);
-    const Eigen::Index contacts = im.masses.size() - 1;
-    if (restitution_matrix.rows() != contacts || restitution_matrix.cols() != contacts)
-        throw std::invalid_argument(fmt::format("restitution-matrix: must be {0}x{0} for {0} contacts, got {1}x{2}",
-                                                contacts, restitution_matrix.rows(), restitution_matrix.cols()));
-    if (!restitution_matrix.allFinite())
-        throw std::invalid_argument("restitution-matrix: entries must be finite");
+    detail::require_restitution_matrix(im.masses.size() - 1, restitution_matrix);
     const Eigen::VectorXd D = kinematic_normalisation(im);
     const Eigen::VectorXd gamma_pre = contact_velocities(u_pre);
     const Eigen::VectorXd normal_pre = gamma_pre.cwiseQuotient(D);

@@ -5,6 +5,7 @@
 #include "rodcollide/laws/kinematic.hpp"
 #include "rodcollide/laws/newton.hpp"
 #include "rodcollide/laws/poisson.hpp"
+#include "validate.hpp"
 
 #include <fmt/format.h>
 
@@ -37,30 +38,22 @@ Eigen::MatrixXd restitution_matrix_of(const LawParameters& p, Eigen::Index conta
 void validate_law_parameters(const LawParameters& p, Eigen::Index balls) {
     const auto& names = law_names();
     if (std::find(names.begin(), names.end(), p.law) == names.end())
-        throw std::invalid_argument(
-            fmt::format("law: unknown law '{}' (choose {})", p.law, fmt::join(names, ", ")));
+        throw InvalidInput("law", input::unknown("law", p.law, names));
     const Eigen::Index contacts = balls - 1;
     if (p.restitution.size() > 1 && p.restitution.size() != contacts)
-        throw std::invalid_argument(fmt::format(
-            "restitution: give 1 value or one per contact ({}), got {}", contacts, p.restitution.size()));
-    if (!p.restitution.allFinite()) throw std::invalid_argument("restitution: must be finite");
+        throw InvalidInput("restitution", input::wrong_count(fmt::format("1 value or one per contact ({})", contacts),
+                                                             p.restitution.size()));
+    input::require_each("restitution", p.restitution, input::finite, "value");
     const bool has_matrix = p.restitution_matrix.size() > 0;
     if (p.law == "sequential" && p.restitution.size() > 0)
-        throw std::invalid_argument("restitution: the sequential law is elastic and takes none");
+        throw InvalidInput("restitution", "the sequential law is elastic and takes none");
     if (has_matrix && p.law != "kinematic")
-        throw std::invalid_argument("restitution-matrix: only the kinematic law takes a matrix");
+        throw InvalidInput("restitution_matrix", "only the kinematic law takes a matrix");
     if (has_matrix && p.restitution.size() > 0)
-        throw std::invalid_argument("restitution: give either restitution or restitution-matrix, not both");
-    if (has_matrix && (p.restitution_matrix.rows() != contacts || p.restitution_matrix.cols() != contacts))
-        throw std::invalid_argument(fmt::format("restitution-matrix: must be {0}x{0} for {0} contacts, got {1}x{2}",
-                                                contacts, p.restitution_matrix.rows(),
-                                                p.restitution_matrix.cols()));
-    if (has_matrix && !p.restitution_matrix.allFinite())
-        throw std::invalid_argument("restitution-matrix: entries must be finite");
-    if ((p.law == "newton" || p.law == "poisson") &&
-        ((p.restitution.array() < 0).any() || (p.restitution.array() > 1).any()))
-        throw std::invalid_argument(fmt::format("restitution: the {} law needs each value in [0, 1]", p.law));
-    if (p.sequential.max_impacts <= 0) throw std::invalid_argument("max_impacts: must be > 0");
+        throw InvalidInput("restitution", "give either restitution or a restitution matrix, not both");
+    if (has_matrix) detail::require_restitution_matrix(contacts, p.restitution_matrix);
+    if (p.law == "newton" || p.law == "poisson") detail::require_unit_restitution(p.restitution);
+    detail::require_max_impacts(p.sequential.max_impacts);
 }
 
 LawResult apply_law(const LawParameters& p, const ImpactMatrices& im, const Eigen::VectorXd& u_pre) {

@@ -77,8 +77,7 @@ std::vector<std::string> impact_order_names() {
 ImpactOrder parse_impact_order(std::string_view name) {
     for (ImpactOrder o : {ImpactOrder::left_to_right, ImpactOrder::right_to_left, ImpactOrder::most_negative})
         if (order_name(o) == name) return o;
-    throw std::invalid_argument(fmt::format("order: unknown order '{}' (choose {})", name,
-                                            fmt::join(impact_order_names(), ", ")));
+    throw InvalidInput("order", input::unknown("order", name, impact_order_names()));
 }
 
 namespace {
@@ -113,7 +112,7 @@ Eigen::Index next_contact(const Eigen::VectorXd& u, double threshold, ImpactOrde
 
 void validate(const ImpactMatrices& im, const Eigen::VectorXd& u_pre, const SequentialOptions& options) {
     detail::require_velocities(im, u_pre);
-    if (options.max_impacts <= 0) throw std::invalid_argument("max_impacts: must be > 0");
+    detail::require_max_impacts(options.max_impacts);
 }
 
 }  // namespace

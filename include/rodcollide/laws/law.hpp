@@ -31,9 +31,8 @@ struct LawParameters {
 /// "sequential", "newton", "poisson", "kinematic".
 const std::vector<std::string>& law_names();
 
-/// Checks the parameters for a chain of `balls` bodies. Throws std::invalid_argument whose
-/// message starts with the parameter's name ("law: ...", "restitution: ...",
-/// "restitution-matrix: ...", "max_impacts: ...").
+/// Checks the parameters for a chain of `balls` bodies. Throws InvalidInput (input_error.hpp)
+/// naming the parameter as its key(): "law", "restitution", "restitution_matrix", "max_impacts".
 void validate_law_parameters(const LawParameters& p, Eigen::Index balls);
 
 /// Applies the law to pre-impact velocities u- [m/s] (one per mass of im). Validates first.
