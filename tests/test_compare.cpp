@@ -211,3 +211,19 @@ TEST_CASE("compare: the JSON contract", "[compare][json]") {
     CHECK(j["implied_restitution"]["first_column"].is_null());
     CHECK(j["implied_restitution"]["effective_coefficient"].get<double>() == Approx(1));
 }
+
+TEST_CASE("compare: the consistency slack is the wave outcome's own accuracy", "[compare][accuracy]") {
+    CompareOptions quick;
+    quick.wave_map_properties = false;
+    const Chain chain = identical_rods({1, 0, 0});
+    SolverOptions solver;
+    CHECK(compare("exact", chain, solver, quick).wave_tolerance == 1e-10);
+    solver.drop_tolerance = 1e-6;
+    CHECK(compare("dropping", chain, solver, quick).wave_tolerance == Approx(1e-4));
+    solver = {};
+    solver.method = Method::finite_difference;
+    solver.cells = 20;
+    const Comparison fd = compare("grid", chain, solver, quick);
+    CHECK(fd.wave_tolerance == 1e-3);
+    CHECK(fd.wave_tolerance == fd.wave.accuracy);
+}
