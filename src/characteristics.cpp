@@ -76,6 +76,7 @@ public:
     CharacteristicsSolution run() {
         const double horizon = options_.end_time.value_or(inf);
         const double record_until = options_.record_until.value_or(0);
+        const auto recorded_until = [&] { return std::max(record_until, outcome_.end_time + options_.record_after_settling); };
         bool have_outcome = false;
         double t = 0, t_next = 0;
         while (true) {
@@ -86,9 +87,7 @@ public:
                 have_outcome = true;
             }
             if (t_next > horizon || t_next == inf) break;
-            if (have_outcome && !std::isfinite(horizon) &&
-                t_next > std::max(record_until, outcome_.end_time))
-                break;
+            if (have_outcome && !std::isfinite(horizon) && t_next > recorded_until()) break;
             t = t_next;
             process_group(t);
             if ((++groups_ & 0xffff) == 0 && options_.progress) options_.progress(t, groups_);
@@ -106,7 +105,7 @@ public:
             outcome_ = snapshot(t, true);
         }
         // Nothing changes between the last event group and the next event.
-        field_.set_valid_until(t_next == inf ? std::max({t, outcome_.end_time, record_until}) : t_next);
+        field_.set_valid_until(t_next == inf ? std::max(t, recorded_until()) : t_next);
         return CharacteristicsSolution{std::move(outcome_), std::move(field_), contacts_.events()};
     }
 

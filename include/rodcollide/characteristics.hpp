@@ -36,7 +36,8 @@ inline constexpr double characteristics_rounding = 1e-10;
 double characteristics_accuracy(const SolverOptions& options);
 
 /// Solves the collision exactly. Runs until no contact can provably happen again, or to
-/// options.end_time, and records the field at least until options.record_until.
+/// options.end_time, and records the field at least until options.record_until and
+/// options.record_after_settling past settling.
 /// Throws SolverLimitExceeded when options.max_events or options.max_fronts is reached.
 CharacteristicsSolution solve_characteristics(const Chain& chain, const SolverOptions& options);
 
