@@ -90,8 +90,14 @@ int run_run(const std::vector<std::string>& args) {
     try {
         if (plot && c.solver.method == Method::characteristics && field_csv.empty()) {
             // One exact solve gives both the outcome and the diagram (recording does not change it).
-            figure_source = solve_figure(c.chain, c.solver, *plot);
-            outcome = figure_source->exact->outcome;
+            try {
+                figure_source = solve_figure(c.chain, c.solver, *plot);
+                outcome = figure_source->exact->outcome;
+            } catch (const SolverLimitExceeded&) {
+                // Only the diagram's history or recording hit the cap: report the outcome, then
+                // let drawing fail on it below.
+                outcome = solve(c.chain, c.solver);
+            }
         } else if (field_csv.empty()) {
             outcome = solve(c.chain, c.solver);
         } else {
