@@ -57,6 +57,28 @@ Chain::Chain(std::vector<Rod> rods) : rods_(std::move(rods)) {
         offsets_[i] = x;
         x += rods_[i].length;
     }
+    derive_layout();
+}
+
+void Chain::derive_layout() {
+    // Each rod is one uniform element, and rods meet at unilateral contacts; a rod made of
+    // segments would add an element per segment and a (welded) junction between them.
+    for (std::size_t i = 0; i < rods_.size(); ++i) {
+        const Rod& r = rods_[i];
+        first_element_.push_back(elements_.size());
+        elements_.push_back({i, offsets_[i], r.length, r.area, r.density, r.youngs_modulus, r.velocity,
+                             r.wave_speed(), r.impedance(), r.transit_time(), r.mass(), r.axial_stiffness()});
+    }
+    first_element_.push_back(elements_.size());
+    const auto n = static_cast<std::ptrdiff_t>(elements_.size());
+    for (std::ptrdiff_t j = 0; j <= n; ++j) {
+        Junction q;
+        q.left = j - 1;
+        q.right = j < n ? j : -1;
+        q.kind = j == 0 || j == n ? JunctionKind::free_end : JunctionKind::contact;
+        if (has_gap(q.kind)) q.initial_gap = rods_[elements_[static_cast<std::size_t>(j)].rod].gap;
+        junctions_.push_back(q);
+    }
 }
 
 Eigen::VectorXd Chain::masses() const {

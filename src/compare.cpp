@@ -1,7 +1,6 @@
 // The comparison of a case's wave outcome with the rigid impact laws (see compare.hpp).
 #include "rodcollide/compare.hpp"
 
-#include "rodcollide/characteristics.hpp"
 #include "rodcollide/laws/kinematic.hpp"
 #include "rodcollide/laws/law_result.hpp"
 #include "rodcollide/solve.hpp"
@@ -94,14 +93,6 @@ laws::PropertyOptions wave_map_property_options() {
     return o;
 }
 
-double wave_accuracy(const SolverOptions& options) {
-    switch (options.method) {
-        case Method::characteristics: return std::max(laws::consistency_tolerance, 100 * options.drop_tolerance);
-        case Method::finite_difference: return finite_difference_accuracy;
-    }
-    return finite_difference_accuracy;
-}
-
 double relative_distance(const Eigen::VectorXd& masses, const Eigen::VectorXd& u_pre, const Eigen::VectorXd& u_a,
                          const Eigen::VectorXd& u_b) {
     const double difference = kinetic_norm(masses, u_a - u_b);
@@ -154,7 +145,7 @@ Comparison compare(const std::string& title, const Chain& chain, const SolverOpt
         if (std::isfinite(c.laws[i].distance) && (!c.closest || c.laws[i].distance < c.laws[*c.closest].distance))
             c.closest = i;
 
-    c.wave_tolerance = wave_accuracy(solver);
+    c.wave_tolerance = c.wave.accuracy;
     c.wave_as_law = laws::make_law_result("wave", c.matrices, c.velocities_pre, u_wave, c.wave.impulses(),
                                           c.wave_tolerance);
     const double rigid = c.wave.energy.final_rigid, total = rigid + c.wave.energy.final_vibration;

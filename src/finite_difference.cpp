@@ -3,6 +3,9 @@
 // limit; then builds the Outcome and, when asked, the decimated field history.
 #include "rodcollide/finite_difference.hpp"
 
+#include "rodcollide/invariant_energy.hpp"
+#include "rodcollide/outcome_builder.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -42,9 +45,9 @@ GridLayout fitting_layout(const Chain& chain, const SolverOptions& options, std:
     // pulse to cross the whole chain (sum of transit times): a long train struck at one end takes
     // at least that long, and a default that cannot finish is worse than a coarser one.
     double ratio_sum = 0, chain_transit = 0;
-    for (const Rod& r : chain.rods()) {
-        ratio_sum += r.transit_time() / chain.shortest_transit_time();
-        chain_transit += r.transit_time();
+    for (const Element& e : chain.elements()) {
+        ratio_sum += e.transit_time / chain.shortest_transit_time();
+        chain_transit += e.transit_time;
     }
     const double default_duration = options.end_time ? duration : std::max(duration, chain_transit);
     std::size_t cells = std::clamp<std::size_t>(
@@ -75,61 +78,39 @@ GridLayout fitting_layout(const Chain& chain, const SolverOptions& options, std:
 double settle_bound(const StaggeredGrid& grid) {
     std::vector<FreeRodMotion> rods;
     for (std::size_t i = 0; i < grid.chain().size(); ++i) rods.push_back(grid.free_motion(i));
-    return chain_release_time(grid.time(), rods, grid.gaps(), contact_tolerances(grid.chain()));
+    return chain_release_time(grid.time(), rods, grid.contacts().gaps(grid.time()), contact_tolerances(grid.chain()));
 }
 
 /// The outcome from the grid's state; reported at `end_time` (default: the grid's time).
-Outcome snapshot(const StaggeredGrid& grid, bool settled, std::optional<double> end_time = std::nullopt) {
+Outcome snapshot(const StaggeredGrid& grid, bool settled, const std::vector<std::string>& warnings,
+                 std::optional<double> end_time = std::nullopt) {
     const Chain& chain = grid.chain();
-    Outcome o;
-    o.method = Method::finite_difference;
-    o.end_time = end_time.value_or(grid.time());
-    o.settled = settled;
+    SolverReport report;
+    report.method = Method::finite_difference;
+    report.end_time = end_time.value_or(grid.time());
+    report.settled = settled;
     for (std::size_t i = 0; i < chain.size(); ++i) {
-        const Rod& r = chain[i];
-        const FreeRodMotion motion = grid.free_motion(i);
-        RodOutcome ro;
-        ro.mass = r.mass();
-        ro.initial_velocity = r.velocity;
-        ro.final_velocity = motion.mean_velocity;
-        // The rod holds what its ends emitted over the last transit time (exact at Courant 1):
-        // energy (Z/4) int (alpha^2 + beta^2), about the mean of those invariants.
-        double sum = 0;
-        for (const ArrivalWindow* w : {&motion.alpha_at_right, &motion.beta_at_left})
-            for (const ArrivalPiece& p : *w) sum += p.value * p.duration;
-        const double mean = sum / (2 * r.transit_time());
-        double vibration = 0;
-        for (const ArrivalWindow* w : {&motion.alpha_at_right, &motion.beta_at_left})
-            for (const ArrivalPiece& p : *w) vibration += (p.value - mean) * (p.value - mean) * p.duration;
-        ro.vibration_energy = 0.25 * r.impedance() * vibration;
-        const double rigid = 0.5 * ro.mass * ro.final_velocity * ro.final_velocity;
-        o.energy.final_rigid += rigid;
-        o.energy.final_vibration += ro.vibration_energy;
-        o.rods.push_back(ro);
+        // The element holds what its ends emitted over the last transit time (exact at Courant 1);
+        // its vibration is their energy about their own mean.
+        const std::size_t e = sole_element(chain, i);
+        const Element& el = chain.elements()[e];
+        const ArrivalWindow alpha = grid.alpha_emitted(e), beta = grid.beta_emitted(e);
+        RodState rod;
+        rod.momentum = grid.momentum(e);
+        rod.vibration_energy = invariant_energy(el.impedance, alpha, beta, invariant_mean(alpha, beta, el.transit_time));
+        report.rods.push_back(rod);
     }
-    o.energy.initial = chain.initial_kinetic_energy();
-    o.energy.dropped = o.energy.initial - (o.energy.final_rigid + o.energy.final_vibration);
-    for (std::size_t k = 0; k < chain.contact_count(); ++k) {
-        ContactOutcome c;
-        c.left_rod = k;
-        c.impulse = grid.impulse(k);
-        c.intervals = grid.compression_intervals(k);
-        for (const Interval& iv : c.intervals) o.last_contact_time = std::max(o.last_contact_time, iv.end);
-        o.contacts.push_back(std::move(c));
-    }
+    report.accuracy = finite_difference_accuracy;
     const GridLayout& g = grid.layout();
-    o.stats.events = grid.steps();
-    o.stats.fronts = g.total_cells();
-    o.stats.steps = grid.steps();
-    o.stats.cells = g.total_cells();
-    o.stats.shortest_rod_cells = g.shortest_rod_cells;
-    o.stats.time_step = g.time_step;
-    o.stats.courant_min = g.courant_min();
-    if (!settled)
-        o.warnings.push_back(fmt::format(
-            "not settled at t = {:g}: contacts may still happen; final velocities are the momenta / masses "
-            "at that time", o.end_time));
-    return o;
+    report.stats.events = grid.steps();
+    report.stats.fronts = g.total_cells();
+    report.stats.steps = grid.steps();
+    report.stats.cells = g.total_cells();
+    report.stats.shortest_rod_cells = g.shortest_rod_cells;
+    report.stats.time_step = g.time_step;
+    report.stats.courant_min = g.courant_min();
+    report.warnings = warnings;
+    return build_outcome(chain, grid.contacts(), std::move(report));
 }
 
 /// Velocity and force at evenly spread cell centres, every stride-th step; the stride doubles
@@ -140,24 +121,25 @@ public:
         validate(res);
         const GridLayout& g = grid.layout();
         const std::size_t total = g.total_cells(), cols = std::min(res.positions, total);
-        std::size_t rod = 0, first = 0;  // first global cell index of `rod`
+        std::size_t e = 0, first = 0;  // first global cell index of element e
         for (std::size_t c = 0; c < cols; ++c) {
             const std::size_t global = (2 * c + 1) * total / (2 * cols);
-            while (global >= first + g.cells[rod]) first += g.cells[rod++];
+            while (global >= first + g.cells[e]) first += g.cells[e++];
             const std::size_t cell = global - first;
-            const double h = grid.chain()[rod].length / static_cast<double>(g.cells[rod]);
-            columns_.push_back({rod, cell});
-            samples_.x.push_back(grid.chain().material_offset(rod) + (static_cast<double>(cell) + 0.5) * h);
-            samples_.rod.push_back(rod);
+            const Element& el = grid.chain().elements()[e];
+            const double h = el.length / static_cast<double>(g.cells[e]);
+            columns_.push_back({e, cell});
+            samples_.x.push_back(el.offset + (static_cast<double>(cell) + 0.5) * h);
+            samples_.rod.push_back(el.rod);
         }
     }
 
     void record(const StaggeredGrid& grid) {
         if (grid.steps() % stride_ != 0) return;
         samples_.t.push_back(grid.time());
-        for (const auto& [rod, cell] : columns_) {
-            velocity_.push_back(grid.velocity(rod)[cell]);
-            const auto f = grid.force(rod);
+        for (const auto& [element, cell] : columns_) {
+            velocity_.push_back(grid.velocity(element)[cell]);
+            const auto f = grid.force(element);
             force_.push_back(0.5 * (f[cell] + f[cell + 1]));
         }
         if (samples_.t.size() > max_rows_) drop_odd_rows();
@@ -190,7 +172,7 @@ private:
     }
 
     struct Column {
-        std::size_t rod, cell;
+        std::size_t element, cell;
     };
     std::size_t max_rows_;
     std::size_t stride_ = 1;
@@ -212,26 +194,22 @@ FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const Solve
     const double horizon = options.end_time.value_or(inf);
     const double record_until = options.record_until.value_or(0);
     const auto max_steps = static_cast<std::size_t>(largest_cell_updates / grid.layout().step_cost());
-    double settle_time = inf;
-    bool settle_checked = false;
+    SettlingWatch settling;
     std::optional<Outcome> outcome;
     while (true) {
         const double t = grid.time();
         if (recorder) recorder->record(grid);
         if (t > horizon - 0.5 * dt) break;  // the grid time nearest the horizon
-        // Settled: no contact carries force and the bound holds from here on. While every contact
-        // is free the rods' free motion is fixed, so one bound per force-free epoch suffices.
-        if (grid.prepare_step()) {
-            settle_time = inf;
-            settle_checked = false;
-        } else if (!settle_checked && !outcome) {
-            settle_time = settle_bound(grid);
-            settle_checked = true;
-        }
+        // Settled: no contact carries force and the bound holds from here on.
+        if (grid.prepare_step())
+            settling.force_carried();
+        else if (!outcome)
+            settling.force_free([&] { return settle_bound(grid); });
         // At the first grid time at or after the bound (rounding may put it a hair after a grid
         // time). From the bound on, momenta and the rods' contents are those of free rods, so the
         // outcome is reported at the bound itself, as the exact solver does.
-        if (!outcome && settle_time <= t + 1e-9 * dt) outcome = snapshot(grid, true, std::min(t, settle_time));
+        const double settle_time = settling.settle_time();
+        if (!outcome && settle_time <= t + 1e-9 * dt) outcome = snapshot(grid, true, warnings, std::min(t, settle_time));
         if (outcome && !std::isfinite(horizon) && t >= record_until) {
             grid.finish_step();  // logs the contact events decided at t (openings at the last contact)
             break;
@@ -245,8 +223,7 @@ FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const Solve
         if (options.progress && (grid.steps() & 0x3fff) == 0) options.progress(grid.time(), grid.steps());
     }
     // With a horizon the outcome is evaluated there, settled or not (as the exact solver does).
-    if (std::isfinite(horizon) || !outcome) outcome = snapshot(grid, outcome.has_value());
-    outcome->warnings.insert(outcome->warnings.begin(), warnings.begin(), warnings.end());
+    if (std::isfinite(horizon) || !outcome) outcome = snapshot(grid, outcome.has_value(), warnings);
 
     FiniteDifferenceSolution s{std::move(*outcome), grid.layout(), grid.contact_events(), std::nullopt};
     if (recorder) s.field = std::move(*recorder).finish();

@@ -38,10 +38,10 @@ double GridLayout::courant_min() const { return *std::min_element(courant.begin(
 GridLayout choose_grid(const Chain& chain, std::size_t cells) {
     if (cells == 0) cells = default_cells;
     const double t_min = chain.shortest_transit_time();
-    std::vector<double> ratios;
+    std::vector<double> ratios;  // per element
     double ratio_sum = 0;
-    for (const Rod& r : chain.rods()) {
-        ratios.push_back(r.transit_time() / t_min);
+    for (const Element& e : chain.elements()) {
+        ratios.push_back(e.transit_time / t_min);
         ratio_sum += ratios.back();
     }
     // Refuse before allocating or even counting in integers (ratios can be huge).
@@ -68,10 +68,11 @@ GridLayout choose_grid(const Chain& chain, std::size_t cells) {
     g.shortest_rod_cells = cells;
     // The largest dt with c dt <= h in every rod; at Courant 1 the others differ by rounding only.
     g.time_step = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < chain.size(); ++i)
-        g.time_step = std::min(g.time_step, chain[i].transit_time() / static_cast<double>(g.cells[i]));
-    for (std::size_t i = 0; i < chain.size(); ++i)
-        g.courant.push_back(std::min(1.0, static_cast<double>(g.cells[i]) * g.time_step / chain[i].transit_time()));
+    const std::vector<Element>& elements = chain.elements();
+    for (std::size_t i = 0; i < elements.size(); ++i)
+        g.time_step = std::min(g.time_step, elements[i].transit_time / static_cast<double>(g.cells[i]));
+    for (std::size_t i = 0; i < elements.size(); ++i)
+        g.courant.push_back(std::min(1.0, static_cast<double>(g.cells[i]) * g.time_step / elements[i].transit_time));
     if (g.total_cells() > largest_total_cells) refuse_memory(static_cast<double>(g.total_cells()));
     return g;
 }

@@ -1,4 +1,5 @@
-// Junction physics (physics.md §1): open (two free ends), closed, and unilateral contact.
+// Junction physics (physics.md §1): open (two free ends), closed, and unilateral contact, and the
+// dispatch by junction kind that both solvers call.
 #include "rodcollide/interface.hpp"
 
 namespace rodcollide {
@@ -23,6 +24,34 @@ JunctionResponse closed_junction(double z_left, double alpha_in, double z_right,
     r.alpha_to_right = alpha_of(v, r.force, z_right);
     r.velocity_left = r.velocity_right = v;
     return r;
+}
+
+bool has_gap(JunctionKind kind) {
+    switch (kind) {
+        case JunctionKind::free_end: return false;
+        case JunctionKind::contact: return true;
+    }
+    return false;
+}
+
+JunctionResponse junction_response(JunctionKind kind, bool touching, const JunctionArrivals& in, double tolerance) {
+    switch (kind) {
+        case JunctionKind::free_end:
+            // An open junction is two free ends; at a chain end only the existing side is read.
+            return open_junction(in.alpha_in, in.beta_in);
+        case JunctionKind::contact:
+            return touching ? touching_junction(in.z_left, in.alpha_in, in.z_right, in.beta_in, tolerance)
+                            : open_junction(in.alpha_in, in.beta_in);
+    }
+    return open_junction(in.alpha_in, in.beta_in);
+}
+
+bool stays_touching(JunctionKind kind, const JunctionArrivals& in, double tolerance) {
+    switch (kind) {
+        case JunctionKind::free_end: return false;
+        case JunctionKind::contact: return stays_in_contact(in.alpha_in, in.beta_in, tolerance);
+    }
+    return false;
 }
 
 JunctionResponse touching_junction(double z_left, double alpha_in, double z_right, double beta_in,

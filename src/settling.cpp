@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 
 namespace rodcollide {
 
@@ -46,6 +47,13 @@ double contact_release_time(double t0, double g0, double dv, double excursion, d
     }
     if (dv > velocity_tolerance) return t0 + shortfall / dv;
     return std::numeric_limits<double>::infinity();
+}
+
+std::size_t sole_element(const Chain& chain, std::size_t rod) {
+    const auto elements = chain.element_indices(rod);
+    if (elements.size() != 1)
+        throw std::logic_error("settling: the no-further-contact bound is for rods of one uniform element");
+    return elements.front();
 }
 
 ContactTolerances contact_tolerances(const Chain& chain) {

@@ -1,4 +1,4 @@
-// Method dispatch for solve() and solve_with_field().
+// Method dispatch for solve() and solve_with_field(), the one entry point for field samples.
 #include "rodcollide/solve.hpp"
 
 #include "rodcollide/characteristics.hpp"
@@ -22,20 +22,36 @@ Outcome solve(const Chain& chain, const SolverOptions& options) {
     throw UnsupportedMethod("unknown method");
 }
 
+namespace {
+
+/// Keeps the rows at times <= t_end (a grid run ends on a step, possibly just past t_end).
+FieldSamples until(FieldSamples f, double t_end) {
+    const auto rows = static_cast<Eigen::Index>(
+        std::upper_bound(f.t.begin(), f.t.end(), t_end * (1 + 1e-12)) - f.t.begin());
+    f.t.resize(static_cast<std::size_t>(rows));
+    f.velocity.conservativeResize(rows, Eigen::NoChange);
+    f.force.conservativeResize(rows, Eigen::NoChange);
+    return f;
+}
+
+}  // namespace
+
 SolutionWithField solve_with_field(const Chain& chain, const SolverOptions& options, std::size_t times,
-                                   std::size_t positions) {
+                                   std::size_t positions, std::optional<double> t_end) {
     validate(options);
     validate(FieldResolution{times, positions});
-    if (options.method == Method::finite_difference) {
-        FiniteDifferenceSolution s = solve_finite_difference(chain, options, FieldResolution{times, positions});
-        return {std::move(s.outcome), std::move(*s.field)};
-    }
     SolverOptions o = options;
+    if (t_end) o.record_until = *t_end;
+    if (options.method == Method::finite_difference) {
+        FiniteDifferenceSolution s = solve_finite_difference(chain, o, FieldResolution{times, positions});
+        return {std::move(s.outcome), t_end ? until(std::move(*s.field), *t_end) : std::move(*s.field)};
+    }
     o.keep_history = true;
     CharacteristicsSolution s = solve_characteristics(chain, o);
-    const double t_end = std::min(std::max(s.outcome.end_time, options.record_until.value_or(0.0)),
-                                  s.field.valid_until());
-    FieldSamples field = sample_field(s.field, t_end, t_end > 0 ? times : 1, positions);
+    const double recorded = s.outcome.end_time + (s.outcome.settled ? options.record_after_settling : 0.0);
+    const double end = t_end.value_or(
+        std::min(std::max(recorded, options.record_until.value_or(0.0)), s.field.valid_until()));
+    FieldSamples field = sample_field(s.field, end, end > 0 ? times : 1, positions);
     return {std::move(s.outcome), std::move(field)};
 }
 

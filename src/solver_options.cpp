@@ -29,6 +29,7 @@ void validate(const SolverOptions& o) {
         throw InvalidInput("method", "not a method");
     if (o.end_time) input::require("end_time", input::positive(*o.end_time));
     if (o.record_until) input::require("record_until", input::positive(*o.record_until));
+    input::require("record_after_settling", input::non_negative(o.record_after_settling));
     input::require("drop_tolerance", input::within(o.drop_tolerance, {0, 1, false, true}));
     input::require("max_events", input::integer_within(o.max_events, 1, largest_max_events));
     input::require("max_fronts", input::integer_within(o.max_fronts, 1, largest_max_fronts));

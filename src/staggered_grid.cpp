@@ -1,6 +1,7 @@
 // One step of the staggered velocity-force scheme (finite_difference.hpp; docs/finite_difference.md
-// derives the end treatment). Junction j sits between rod j-1 and rod j (junctions 0 and n are the
-// chain's free ends), as in the exact solver; its response comes from interface.hpp.
+// derives the end treatment). Each element (elements.hpp) is a grid of its own; junction j sits at
+// the left end of element j and the right end of element j-1, as in the exact solver. Its response
+// comes from interface.hpp and a contact's history goes to its ContactRecord.
 //
 // Invariants arriving at a face. The half-cell update of an end face,
 //   N_end^(n+1/2) - N_end^(n-1/2) = 2 kappa (mean of v_end over the two half steps - v_last^n),
@@ -99,7 +100,7 @@ JunctionResponse blend(const JunctionResponse& a, const JunctionResponse& b, dou
 
 }  // namespace
 
-struct StaggeredGrid::RodCells {
+struct StaggeredGrid::ElementCells {
     std::size_t n = 0;
     double kappa = 0;         // E A dt / h: discrete impedance [N s/m] (= Z at Courant 1)
     double dt_over_mass = 0;  // dt / (rho A h) [m/(N s)]
@@ -113,59 +114,48 @@ struct StaggeredGrid::RodCells {
     EmissionHistory beta_emitted;   // true beta emitted at the right end
 };
 
-struct StaggeredGrid::ContactState {
-    bool closed = false;  // ends in contact, gap held at 0
-    double gap = 0;       // [m]
-    double impulse = 0;   // integral of -N [N s], summed with compensation (Neumaier):
-    double impulse_carry = 0;  // thousands of steps must not cost more than rounding
-    bool compressed = false;
-    double compressed_since = 0;
-    std::vector<Interval> intervals;
-};
-
 StaggeredGrid::StaggeredGrid(const Chain& chain, GridLayout layout)
-    : chain_(chain), layout_(std::move(layout)), tolerances_(contact_tolerances(chain_)) {
-    if (layout_.cells.size() != chain_.size()) throw std::invalid_argument("StaggeredGrid: layout does not fit the chain");
+    : chain_(chain), layout_(std::move(layout)), tolerances_(contact_tolerances(chain_)), contacts_(chain_) {
+    const std::vector<Element>& elements = chain_.elements();
+    if (layout_.cells.size() != elements.size()) throw std::invalid_argument("StaggeredGrid: layout does not fit the chain");
     const double dt = layout_.time_step;
-    rods_.reserve(chain_.size());
-    for (std::size_t i = 0; i < chain_.size(); ++i) {
-        const rodcollide::Rod& r = chain_[i];
-        const std::size_t n = layout_.cells[i];
-        const double h = r.length / static_cast<double>(n);
-        const double T = r.transit_time();
-        rods_.push_back(RodCells{n, r.axial_stiffness() * dt / h, dt / (r.density * r.area * h), r.impedance(),
-                                 r.mass() / static_cast<double>(n), AlignedVector(n, r.velocity),
-                                 AlignedVector(n + 1, 0.0), r.velocity, r.velocity,
-                                 EmissionHistory(r.velocity, T, dt), EmissionHistory(r.velocity, T, dt)});
+    cells_.reserve(elements.size());
+    for (std::size_t e = 0; e < elements.size(); ++e) {
+        const Element& el = elements[e];
+        const std::size_t n = layout_.cells[e];
+        const double h = el.length / static_cast<double>(n);
+        const double T = el.transit_time;
+        const double v0 = el.initial_velocity;
+        cells_.push_back(ElementCells{n, el.axial_stiffness * dt / h, dt / (el.density * el.area * h), el.impedance,
+                                      el.mass / static_cast<double>(n), AlignedVector(n, v0), AlignedVector(n + 1, 0.0),
+                                      v0, v0, EmissionHistory(v0, T, dt), EmissionHistory(v0, T, dt)});
     }
-    contacts_.resize(chain_.size() - 1);
-    for (std::size_t k = 0; k < contacts_.size(); ++k) contacts_[k].gap = chain_[k + 1].gap;
-    prepared_.resize(chain_.size() + 1);
+    prepared_.resize(chain_.junctions().size());
 }
 
 StaggeredGrid::~StaggeredGrid() = default;
 
-StaggeredGrid::Prepared StaggeredGrid::contact_response(std::size_t k, double alpha_in, double beta_in) const {
-    const ContactState& c = contacts_[k];
-    const double z_left = rods_[k].kappa, z_right = rods_[k + 1].kappa;
+StaggeredGrid::Prepared StaggeredGrid::contact_response(JunctionKind kind, const ContactRecord& contact,
+                                                        const JunctionArrivals& in) const {
     const double dt = layout_.time_step;
     Prepared p;
-    if (c.closed || c.gap == 0) {
+    if (contact.touching()) {
         // Touching: the unilateral rule of the exact solver (characteristics.cpp), with the same
         // rounding band on the compression side as on the opening side.
-        p.response = touching_junction(z_left, alpha_in, z_right, beta_in, tolerances_.velocity);
-        p.in_contact = stays_in_contact(alpha_in, beta_in, tolerances_.velocity);
-        p.gap_after = p.in_contact ? 0.0 : dt * (p.response.velocity_right - p.response.velocity_left);
+        p.response = junction_response(kind, true, in, tolerances_.velocity);
+        p.in_contact = stays_touching(kind, in, tolerances_.velocity);
+        p.gap_after = p.in_contact ? 0.0 : gap_after(0.0, p.response.velocity_right - p.response.velocity_left, dt);
         return p;
     }
-    const JunctionResponse open = open_junction(alpha_in, beta_in);
-    const double rate = free_separation_velocity(alpha_in, beta_in);
-    const double reach = c.gap + rate * dt;
+    const JunctionResponse open = junction_response(kind, false, in);
+    const double rate = free_separation_velocity(in.alpha_in, in.beta_in);
+    const double gap = contact.gap_at(time());
+    const double reach = gap_after(gap, rate, dt);
     if (rate < 0 && reach <= 0) {
         // The gap closes at t^n + closing: open before, closed after, each for its share of the
         // step, so that the impulse and both rods' momenta change by exactly force * dt.
-        p.closing = std::clamp(c.gap / -rate, 0.0, dt);
-        p.response = blend(open, touching_junction(z_left, alpha_in, z_right, beta_in), (dt - p.closing) / dt);
+        p.closing = std::clamp(closing_delay(gap, rate), 0.0, dt);
+        p.response = blend(open, junction_response(kind, true, in), (dt - p.closing) / dt);
         p.in_contact = true;
         p.gap_after = 0;
         return p;
@@ -176,25 +166,31 @@ StaggeredGrid::Prepared StaggeredGrid::contact_response(std::size_t k, double al
 }
 
 bool StaggeredGrid::prepare_step() {
-    const std::size_t n = rods_.size();
+    const std::vector<Junction>& junctions = chain_.junctions();
     bool forced = false;
-    for (std::size_t j = 0; j <= n; ++j) {
-        Prepared& p = prepared_[j];
+    for (std::size_t j = 0; j < junctions.size(); ++j) {
+        const Junction& q = junctions[j];
         // Invariants arriving at the junction's faces at t^(n+1/2) (see the file comment).
-        const double alpha_in = j > 0 ? 2 * rods_[j - 1].v.back() - rods_[j - 1].beta_out : 0.0;
-        const double beta_in = j < n ? 2 * rods_[j].v.front() - rods_[j].alpha_out : 0.0;
-        if (j == 0) {
-            p = {};
-            p.response.alpha_to_right = free_end_reflection(beta_in);
-            p.response.velocity_right = beta_in;
-        } else if (j == n) {
-            p = {};
-            p.response.beta_to_left = free_end_reflection(alpha_in);
-            p.response.velocity_left = alpha_in;
-        } else {
-            p = contact_response(j - 1, alpha_in, beta_in);
-            forced = forced || p.response.force != 0;
+        JunctionArrivals in;
+        if (q.left >= 0) {
+            const ElementCells& left = cells_[static_cast<std::size_t>(q.left)];
+            in.z_left = left.kappa;
+            in.alpha_in = 2 * left.v.back() - left.beta_out;
         }
+        if (q.right >= 0) {
+            const ElementCells& right = cells_[static_cast<std::size_t>(q.right)];
+            in.z_right = right.kappa;
+            in.beta_in = 2 * right.v.front() - right.alpha_out;
+        }
+        Prepared& p = prepared_[j];
+        const std::ptrdiff_t k = contacts_.contact_at(j);
+        if (k < 0) {
+            p = {};
+            p.response = junction_response(q.kind, false, in);
+            continue;
+        }
+        p = contact_response(q.kind, contacts_[static_cast<std::size_t>(k)], in);
+        forced = forced || p.response.force != 0;
     }
     is_prepared_ = true;
     return forced;
@@ -203,75 +199,54 @@ bool StaggeredGrid::prepare_step() {
 void StaggeredGrid::finish_step() {
     if (!is_prepared_) prepare_step();
     is_prepared_ = false;
-    const std::size_t n = rods_.size();
+    const std::vector<Junction>& junctions = chain_.junctions();
     const double t = time(), dt = layout_.time_step;
-    for (std::size_t j = 0; j <= n; ++j) {
+    for (std::size_t j = 0; j < junctions.size(); ++j) {
+        const Junction& q = junctions[j];
         const Prepared& p = prepared_[j];
         const double force = p.response.force;
-        if (j > 0) {
-            RodCells& left = rods_[j - 1];
+        if (q.left >= 0) {
+            ElementCells& left = cells_[static_cast<std::size_t>(q.left)];
             left.force[left.n] = force;
             left.beta_out = p.response.beta_to_left;
             left.beta_emitted.push(beta_of(p.response.velocity_left, force, left.impedance));
         }
-        if (j < n) {
-            RodCells& right = rods_[j];
+        if (q.right >= 0) {
+            ElementCells& right = cells_[static_cast<std::size_t>(q.right)];
             right.force[0] = force;
             right.alpha_out = p.response.alpha_to_right;
             right.alpha_emitted.push(alpha_of(p.response.velocity_right, force, right.impedance));
         }
-        if (j == 0 || j == n) continue;
-        ContactState& c = contacts_[j - 1];
+        const std::ptrdiff_t k = contacts_.contact_at(j);
+        if (k < 0) continue;
+        ContactRecord& contact = contacts_[static_cast<std::size_t>(k)];
         const double start = p.closing >= 0 ? t + p.closing : t;
-        if (p.closing >= 0)
-            events_.push_back({j - 1, start, ContactEvent::Kind::closing});
-        else if (p.in_contact != c.closed)
-            events_.push_back({j - 1, t, p.in_contact ? ContactEvent::Kind::closing : ContactEvent::Kind::opening});
-        c.closed = p.in_contact;
-        c.gap = p.gap_after;
-        const double term = -force * dt, sum = c.impulse + term;
-        c.impulse_carry += std::abs(c.impulse) >= std::abs(term) ? (c.impulse - sum) + term : (term - sum) + c.impulse;
-        c.impulse = sum;
-        const bool compressed = force < 0;
-        if (compressed && !c.compressed) c.compressed_since = start;
-        if (!compressed && c.compressed) c.intervals.push_back({c.compressed_since, t});
-        c.compressed = compressed;
+        contacts_.set_closed(static_cast<std::size_t>(k), p.in_contact, start);
+        contact.set_gap(p.gap_after, t + dt);
+        contact.add_step(force, t, dt, start);
     }
-    for (RodCells& r : rods_) advance_interior(r.v.data(), r.force.data(), r.n, r.kappa, r.dt_over_mass);
+    for (ElementCells& c : cells_) advance_interior(c.v.data(), c.force.data(), c.n, c.kappa, c.dt_over_mass);
     ++steps_;
 }
 
-std::span<const double> StaggeredGrid::velocity(std::size_t rod) const { return {rods_[rod].v.data(), rods_[rod].n}; }
+std::span<const double> StaggeredGrid::velocity(std::size_t e) const { return {cells_[e].v.data(), cells_[e].n}; }
 
-std::span<const double> StaggeredGrid::force(std::size_t rod) const {
-    return {rods_[rod].force.data(), rods_[rod].n + 1};
+std::span<const double> StaggeredGrid::force(std::size_t e) const {
+    return {cells_[e].force.data(), cells_[e].n + 1};
 }
 
-double StaggeredGrid::momentum(std::size_t rod) const {
-    const RodCells& r = rods_[rod];
-    return r.cell_mass * std::accumulate(r.v.begin(), r.v.end(), 0.0);
+double StaggeredGrid::momentum(std::size_t e) const {
+    const ElementCells& c = cells_[e];
+    return c.cell_mass * std::accumulate(c.v.begin(), c.v.end(), 0.0);
 }
+
+ArrivalWindow StaggeredGrid::alpha_emitted(std::size_t e) const { return cells_[e].alpha_emitted.window(); }
+
+ArrivalWindow StaggeredGrid::beta_emitted(std::size_t e) const { return cells_[e].beta_emitted.window(); }
 
 FreeRodMotion StaggeredGrid::free_motion(std::size_t rod) const {
-    const RodCells& r = rods_[rod];
-    return {momentum(rod) / chain_[rod].mass(), r.alpha_emitted.window(), r.beta_emitted.window()};
-}
-
-std::vector<double> StaggeredGrid::gaps() const {
-    std::vector<double> g;
-    for (const ContactState& c : contacts_) g.push_back(c.closed ? 0.0 : c.gap);
-    return g;
-}
-
-double StaggeredGrid::impulse(std::size_t contact) const {
-    return contacts_[contact].impulse + contacts_[contact].impulse_carry;
-}
-
-std::vector<Interval> StaggeredGrid::compression_intervals(std::size_t contact) const {
-    const ContactState& c = contacts_[contact];
-    std::vector<Interval> v = c.intervals;
-    if (c.compressed) v.push_back({c.compressed_since, time()});
-    return v;
+    const std::size_t e = sole_element(chain_, rod);
+    return {momentum(e) / chain_[rod].mass(), alpha_emitted(e), beta_emitted(e)};
 }
 
 }  // namespace rodcollide

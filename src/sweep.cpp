@@ -70,6 +70,7 @@ struct SweepWork {
         const Eigen::VectorXd u_wave = o.final_velocities();
         p.gamma_post = contact_velocities(u_wave);
         p.events = o.stats.events;
+        p.accuracy = o.accuracy;
         const Eigen::VectorXd u_pre = laws::velocities_with_contact_velocities(p.gamma_pre);
         for (std::size_t l = 0; l < laws.size(); ++l) {
             const laws::LawResult r = laws::apply_law(laws[l], im, u_pre);
@@ -251,7 +252,6 @@ SweepResult sweep(const std::string& title, const Chain& chain, const SweepOptio
     r.shard = options.shard;
     std::tie(r.first, r.last) = shard_range(options.directions, options.shard);
     r.method = options.solver.method;
-    r.linear_tolerance = options.linear_tolerance.value_or(r.method == Method::characteristics ? 1e-9 : 1e-2);
 
     const std::size_t n = r.last - r.first;
     r.points.resize(n);
@@ -272,6 +272,9 @@ SweepResult sweep(const std::string& title, const Chain& chain, const SweepOptio
     solve_points(SweepWork{chain, solver, im, law_parameters, r}, std::max(1u, threads), options.progress);
 
     summarise_cones(r);
+    double accuracy = 0;
+    for (const SweepPoint& p : r.points) accuracy = std::max(accuracy, p.accuracy);
+    r.linear_tolerance = options.linear_tolerance.value_or(linear_tolerance_factor * accuracy);
     r.cone_map = empirical_cone_map(r.points, options.shard.count == 1, r.linear_tolerance);
     return r;
 }

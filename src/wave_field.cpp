@@ -1,10 +1,13 @@
-// Exact piecewise-constant wave field: point queries, rod integrals and front segments.
+// Exact piecewise-constant wave field (wave_field.hpp): point queries, rod integrals and front
+// segments, per element; rod queries locate or sum a rod's elements.
 #include "rodcollide/wave_field.hpp"
 
 #include "rodcollide/interface.hpp"
+#include "rodcollide/invariant_energy.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <ranges>
 #include <stdexcept>
 
 namespace rodcollide {
@@ -57,63 +60,122 @@ double StepFunction::integral_of_square(double a, double b) const {
 }
 
 WaveField::WaveField(const Chain& chain) : chain_(chain) {
-    alpha_.reserve(chain.size());
-    beta_.reserve(chain.size());
-    for (const Rod& r : chain.rods()) {
-        // Unstrained rod moving at v: alpha = beta = v.
-        alpha_.emplace_back(r.velocity);
-        beta_.emplace_back(r.velocity);
+    alpha_.reserve(chain.elements().size());
+    beta_.reserve(chain.elements().size());
+    for (const Element& e : chain.elements()) {
+        // Unstrained element moving at v: alpha = beta = v.
+        alpha_.emplace_back(e.initial_velocity);
+        beta_.emplace_back(e.initial_velocity);
     }
 }
 
-PointState WaveField::state(std::size_t rod, double x, double t) const {
-    const Rod& r = chain_[rod];
-    const double c = r.wave_speed();
+namespace {
+
+/// The pieces of f over [t, t + T).
+ArrivalWindow window(const StepFunction& f, double t, double T) {
+    ArrivalWindow w;
+    for (std::size_t k = f.index_at(t); k < f.size() && f.time(k) < t + T; ++k) {
+        const double lo = std::max(t, f.time(k));
+        const double hi = k + 1 < f.size() ? std::min(t + T, f.time(k + 1)) : t + T;
+        if (hi > lo) w.push_back({hi - lo, f.value(k)});
+    }
+    return w;
+}
+
+}  // namespace
+
+ArrivalWindow WaveField::alpha_window(std::size_t e, double t) const {
+    return window(alpha_[e], t, chain_.elements()[e].transit_time);
+}
+
+ArrivalWindow WaveField::beta_window(std::size_t e, double t) const {
+    return window(beta_[e], t, chain_.elements()[e].transit_time);
+}
+
+PointState WaveField::element_state(std::size_t e, double x, double t) const {
+    const Element& el = chain_.elements()[e];
+    const double c = el.wave_speed;
     PointState p;
-    p.alpha = alpha_[rod].at(t + (r.length - x) / c);
-    p.beta = beta_[rod].at(t + x / c);
+    p.alpha = alpha_[e].at(t + (el.length - x) / c);
+    p.beta = beta_[e].at(t + x / c);
     p.velocity = velocity_of(p.alpha, p.beta);
-    p.force = force_of(r.impedance(), p.alpha, p.beta);
-    p.strain = p.force / r.axial_stiffness();
+    p.force = force_of(el.impedance, p.alpha, p.beta);
+    p.strain = p.force / el.axial_stiffness;
     return p;
 }
 
-std::size_t WaveField::rod_at(double x) const {
-    std::size_t i = 0;
-    while (i + 1 < chain_.size() && x >= chain_.material_offset(i + 1)) ++i;
-    return i;
+std::pair<std::size_t, double> WaveField::locate(std::size_t rod, double x) const {
+    const auto elements = chain_.element_indices(rod);
+    const double rod_offset = chain_.elements()[elements.front()].offset;
+    std::size_t e = elements.front();
+    for (std::size_t next : elements | std::views::drop(1))
+        if (x >= chain_.elements()[next].offset - rod_offset) e = next;
+    return {e, x - (chain_.elements()[e].offset - rod_offset)};
 }
+
+PointState WaveField::state(std::size_t rod, double x, double t) const {
+    const auto [e, local] = locate(rod, x);
+    return element_state(e, local, t);
+}
+
+std::size_t WaveField::element_at(double x) const {
+    const std::vector<Element>& elements = chain_.elements();
+    std::size_t e = 0;
+    while (e + 1 < elements.size() && x >= elements[e + 1].offset) ++e;
+    return e;
+}
+
+std::size_t WaveField::rod_at(double x) const { return chain_.elements()[element_at(x)].rod; }
 
 PointState WaveField::state_at(double x, double t) const {
-    const std::size_t i = rod_at(x);
-    return state(i, std::clamp(x - chain_.material_offset(i), 0.0, chain_[i].length), t);
+    const std::size_t e = element_at(x);
+    const Element& el = chain_.elements()[e];
+    return element_state(e, std::clamp(x - el.offset, 0.0, el.length), t);
 }
 
+namespace {
+
+/// Sum of f(e) over the elements of a rod, from the first on (a rod of one element gives f of it
+/// exactly).
+template <class F>
+double sum_over_elements(const Chain& chain, std::size_t rod, F f) {
+    const auto elements = chain.element_indices(rod);
+    double sum = f(elements.front());
+    for (std::size_t e : elements | std::views::drop(1)) sum += f(e);
+    return sum;
+}
+
+}  // namespace
+
 double WaveField::momentum(std::size_t rod, double t) const {
-    const double T = chain_[rod].transit_time();
-    return 0.5 * chain_[rod].impedance() *
-           (alpha_[rod].integral(t, t + T) + beta_[rod].integral(t, t + T));
+    return sum_over_elements(chain_, rod, [&](std::size_t e) {
+        const Element& el = chain_.elements()[e];
+        const double T = el.transit_time;
+        return 0.5 * el.impedance * (alpha_[e].integral(t, t + T) + beta_[e].integral(t, t + T));
+    });
 }
 
 double WaveField::energy(std::size_t rod, double t) const {
-    const double T = chain_[rod].transit_time();
-    return 0.25 * chain_[rod].impedance() *
-           (alpha_[rod].integral_of_square(t, t + T) + beta_[rod].integral_of_square(t, t + T));
+    return sum_over_elements(chain_, rod, [&](std::size_t e) {
+        return invariant_energy(chain_.elements()[e].impedance, alpha_window(e, t), beta_window(e, t));
+    });
 }
 
-double WaveField::displacement(std::size_t rod, double x, double t) const {
-    const Rod& r = chain_[rod];
-    const double c = r.wave_speed();
-    const double a0 = (r.length - x) / c, b0 = x / c;
-    return 0.5 * (alpha_[rod].integral(a0, a0 + t) + beta_[rod].integral(b0, b0 + t));
+double WaveField::displacement(std::size_t rod, double x_rod, double t) const {
+    const auto [e, x] = locate(rod, x_rod);
+    const Element& el = chain_.elements()[e];
+    const double c = el.wave_speed;
+    const double a0 = (el.length - x) / c, b0 = x / c;
+    return 0.5 * (alpha_[e].integral(a0, a0 + t) + beta_[e].integral(b0, b0 + t));
 }
 
-std::vector<double> WaveField::front_passages(std::size_t rod, double x, double t_end) const {
-    const Rod& r = chain_[rod];
-    const double c = r.wave_speed();
+std::vector<double> WaveField::front_passages(std::size_t rod, double x_rod, double t_end) const {
+    const auto [e, x] = locate(rod, x_rod);
+    const Element& el = chain_.elements()[e];
+    const double c = el.wave_speed;
     std::vector<double> out;
     // A jump of A at s passes x at s - (L-x)/c; a jump of B at s passes x at s - x/c.
-    for (const auto& [f, delay] : {std::pair{&alpha_[rod], (r.length - x) / c}, std::pair{&beta_[rod], x / c}})
+    for (const auto& [f, delay] : {std::pair{&alpha_[e], (el.length - x) / c}, std::pair{&beta_[e], x / c}})
         for (std::size_t k = f->index_at(delay) + 1; k < f->size() && f->time(k) - delay < t_end; ++k)
             if (f->time(k) - delay > 0) out.push_back(f->time(k) - delay);
     std::sort(out.begin(), out.end());
@@ -123,25 +185,25 @@ std::vector<double> WaveField::front_passages(std::size_t rod, double x, double 
 
 std::vector<FrontSegment> WaveField::fronts(double t_end, double min_jump) const {
     std::vector<FrontSegment> out;
-    for (std::size_t i = 0; i < chain_.size(); ++i) {
-        const Rod& r = chain_[i];
-        const double T = r.transit_time();
-        const double x_left = chain_.material_offset(i);
-        const double x_right = x_left + r.length;
+    for (std::size_t e = 0; e < chain_.elements().size(); ++e) {
+        const Element& el = chain_.elements()[e];
+        const double T = el.transit_time;
+        const double x_left = el.offset;
+        const double x_right = x_left + el.length;
         for (int dir = 0; dir < 2; ++dir) {
-            const StepFunction& f = dir == 0 ? alpha_[i] : beta_[i];
+            const StepFunction& f = dir == 0 ? alpha_[e] : beta_[e];
             for (std::size_t k = f.first() + 1; k < f.size(); ++k) {
                 const double jump = f.value(k) - f.value(k - 1);
                 if (std::abs(jump) < min_jump) continue;
                 const double t_emit = f.time(k) - T;
                 if (t_emit > t_end) break;
                 FrontSegment s;
-                s.rod = i;
+                s.rod = el.rod;
                 s.right_moving = dir == 0;
                 s.jump = jump;
                 s.t0 = t_emit;
                 s.t1 = std::min(f.time(k), t_end);
-                const double travelled = (s.t1 - s.t0) / T * r.length;
+                const double travelled = (s.t1 - s.t0) / T * el.length;
                 s.x0 = dir == 0 ? x_left : x_right;
                 s.x1 = dir == 0 ? x_left + travelled : x_right - travelled;
                 out.push_back(s);

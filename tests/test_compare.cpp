@@ -227,3 +227,19 @@ TEST_CASE("compare: the offending option is data, for the CLI's flags and valida
         CHECK(e.key() == "rods");
     }
 }
+
+TEST_CASE("compare: the consistency slack is the wave outcome's own accuracy", "[compare][accuracy]") {
+    CompareOptions quick;
+    quick.wave_map_properties = false;
+    const Chain chain = identical_rods({1, 0, 0});
+    SolverOptions solver;
+    CHECK(compare("exact", chain, solver, quick).wave_tolerance == 1e-10);
+    solver.drop_tolerance = 1e-6;
+    CHECK(compare("dropping", chain, solver, quick).wave_tolerance == Approx(1e-4));
+    solver = {};
+    solver.method = Method::finite_difference;
+    solver.cells = 20;
+    const Comparison fd = compare("grid", chain, solver, quick);
+    CHECK(fd.wave_tolerance == 1e-3);
+    CHECK(fd.wave_tolerance == fd.wave.accuracy);
+}

@@ -69,3 +69,52 @@ TEST_CASE("unilateral contact: compression closes, tension opens, zero force is 
     // A separation below the tolerance keeps the ends together.
     CHECK(stays_in_contact(0.0, 1e-13, 1e-12));
 }
+
+TEST_CASE("dispatch: a touching contact answers the closed-contact formulas v* and N*", "[interface][dispatch]") {
+    // Z_L = 2, Z_R = 3, alpha_in = 1.5 (approaching from the left), beta_in = -0.5.
+    const JunctionArrivals in{2.0, 1.5, 3.0, -0.5};
+    const JunctionResponse r = junction_response(JunctionKind::contact, true, in);
+    const double v_star = (2.0 * 1.5 + 3.0 * -0.5) / 5.0;       // (Z_L a + Z_R b)/(Z_L + Z_R) = 0.3
+    const double n_star = 2.0 * 3.0 * (-0.5 - 1.5) / 5.0;       // Z_L Z_R (b - a)/(Z_L + Z_R) = -2.4
+    CHECK(r.velocity_left == Approx(v_star));
+    CHECK(r.velocity_right == Approx(v_star));
+    CHECK(r.force == Approx(n_star));
+    // Outgoing invariants carry v* and N* on each side: beta_L = v* + N*/Z_L, alpha_R = v* - N*/Z_R.
+    CHECK(r.beta_to_left == Approx(v_star + n_star / 2.0));
+    CHECK(r.alpha_to_right == Approx(v_star - n_star / 3.0));
+    CHECK(stays_touching(JunctionKind::contact, in, 0.0));
+}
+
+TEST_CASE("dispatch: a contact in tension or apart carries nothing; a free end reflects", "[interface][dispatch]") {
+    const JunctionArrivals separating{2.0, -1.0, 3.0, 1.0};  // beta - alpha = 2 > 0: tension if bonded
+    const JunctionResponse t = junction_response(JunctionKind::contact, true, separating);
+    CHECK(t.force == 0.0);
+    CHECK(t.beta_to_left == -1.0);
+    CHECK(t.alpha_to_right == 1.0);
+    CHECK_FALSE(stays_touching(JunctionKind::contact, separating, 1e-12));
+    // Ends apart (not touching): both free whatever arrives, even approaching.
+    const JunctionArrivals approaching{2.0, 1.5, 3.0, -0.5};
+    const JunctionResponse apart = junction_response(JunctionKind::contact, false, approaching);
+    CHECK(apart.force == 0.0);
+    CHECK(apart.velocity_left == 1.5);
+    CHECK(apart.velocity_right == -0.5);
+    // Free ends of the chain: the right end of the last element sends back beta = alpha (N = 0),
+    // the left end of the first alpha = beta; they never carry force or have a gap.
+    const JunctionResponse right_end = junction_response(JunctionKind::free_end, false, {2.0, 0.7, 0, 0});
+    CHECK(right_end.beta_to_left == 0.7);
+    CHECK(right_end.velocity_left == 0.7);
+    CHECK(force_of(2.0, 0.7, right_end.beta_to_left) == 0.0);
+    const JunctionResponse left_end = junction_response(JunctionKind::free_end, true, {0, 0, 3.0, -0.4});
+    CHECK(left_end.alpha_to_right == -0.4);
+    CHECK(left_end.force == 0.0);
+    CHECK_FALSE(has_gap(JunctionKind::free_end));
+    CHECK(has_gap(JunctionKind::contact));
+    CHECK_FALSE(stays_touching(JunctionKind::free_end, approaching, 1.0));
+}
+
+TEST_CASE("dispatch: the rounding band keeps force-free touching ends free", "[interface][dispatch]") {
+    // A compression of 1e-13 m/s in free separation velocity is rounding noise within a 1e-12 band.
+    const JunctionArrivals noisy{1.0, 0.5, 1.0, 0.5 - 1e-13};
+    CHECK(junction_response(JunctionKind::contact, true, noisy, 1e-12).force == 0.0);
+    CHECK(junction_response(JunctionKind::contact, true, noisy, 0.0).force < 0.0);
+}

@@ -35,3 +35,20 @@ TEST_CASE("release time: now, later, or never", "[settling]") {
     CHECK(contact_release_time(2.0, 0.5, -0.1, 0.3, 1e-12, 1e-12) == inf);   // approaching: will meet
     CHECK(contact_release_time(2.0, 0.0, 0.0, 0.0, 1e-12, 1e-12) == 2.0);    // touching, at rest
 }
+
+TEST_CASE("settling watch: one bound per force-free epoch, void while a contact carries force", "[settling]") {
+    const double inf = std::numeric_limits<double>::infinity();
+    SettlingWatch w;
+    int bounds = 0;
+    CHECK(w.settle_time() == inf);
+    w.force_free([&] { ++bounds; return 5.0; });
+    w.force_free([&] { ++bounds; return 7.0; });  // same epoch: the free motion has not changed
+    CHECK(bounds == 1);
+    CHECK(w.settle_time() == 5.0);
+    w.force_carried();
+    CHECK(w.settle_time() == inf);
+    w.force_carried();
+    w.force_free([&] { ++bounds; return 9.0; });  // a new epoch
+    CHECK(bounds == 2);
+    CHECK(w.settle_time() == 9.0);
+}

@@ -228,3 +228,17 @@ TEST_CASE("sweep: the offending option is data, for the CLI's flags and validati
     CHECK(key_of(three, o) == "restitution");
     CHECK_THROWS_WITH(validate(o), "restitution: must be in [0, 1], got 1.5");  // the options alone
 }
+
+TEST_CASE("sweep: the default linear tolerance is ten times the wave outcomes' accuracy", "[sweep][accuracy]") {
+    const Chain chain = identical_rods({0, 0, 0});
+    SweepOptions o = with_directions(12);
+    o.threads = 1;
+    const SweepResult exact = sweep("exact", chain, o);
+    CHECK(exact.linear_tolerance == 1e-9);  // 10 x rounding
+    for (const SweepPoint& p : exact.points) CHECK(p.accuracy == 1e-10);
+    o.solver.method = Method::finite_difference;
+    o.solver.cells = 10;
+    CHECK(sweep("grid", chain, o).linear_tolerance == 1e-2);  // 10 x finite_difference_accuracy
+    o.linear_tolerance = 0.05;
+    CHECK(sweep("given", chain, o).linear_tolerance == 0.05);
+}

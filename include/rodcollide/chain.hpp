@@ -5,11 +5,14 @@
 #pragma once
 
 #include "rodcollide/input_error.hpp"
+#include "rodcollide/elements.hpp"
 
 #include <Eigen/Dense>
 
 #include <cstddef>
 #include <optional>
+#include <ranges>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,9 +83,24 @@ public:
     double velocity_scale() const;
     double initial_kinetic_energy() const;      ///< sum m_i v_i^2 / 2 [J]
 
+    // ---- The layout the solvers run on (elements.hpp) ----
+    /// Uniform elements, left to right; a rod's elements are contiguous.
+    const std::vector<Element>& elements() const { return elements_; }
+    /// Junctions, left to right: junction j is at the left end of element j (elements + 1 of them).
+    const std::vector<Junction>& junctions() const { return junctions_; }
+    /// Indices of rod i's elements, in order.
+    std::ranges::iota_view<std::size_t, std::size_t> element_indices(std::size_t i) const {
+        return {first_element_[i], first_element_[i + 1]};
+    }
+
 private:
+    void derive_layout();
+
     std::vector<Rod> rods_;
     std::vector<double> offsets_;
+    std::vector<Element> elements_;
+    std::vector<Junction> junctions_;
+    std::vector<std::size_t> first_element_;  // rod i has elements [first_element_[i], first_element_[i+1])
 };
 
 }  // namespace rodcollide

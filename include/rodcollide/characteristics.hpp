@@ -27,8 +27,17 @@ struct CharacteristicsSolution {
     std::vector<ContactEvent> contact_events;
 };
 
+/// Relative accuracy of the exact solver's velocities when no front is dropped [-]: rounding, the
+/// 1e-10 of the velocity scale that the contact rule also allows (settling.hpp).
+inline constexpr double characteristics_rounding = 1e-10;
+
+/// Outcome::accuracy of a solve with these options [-]: characteristics_rounding, or
+/// 100 x drop_tolerance when dropped fronts dominate.
+double characteristics_accuracy(const SolverOptions& options);
+
 /// Solves the collision exactly. Runs until no contact can provably happen again, or to
-/// options.end_time, and records the field at least until options.record_until.
+/// options.end_time, and records the field at least until options.record_until and
+/// options.record_after_settling past settling.
 /// Throws SolverLimitExceeded when options.max_events or options.max_fronts is reached.
 CharacteristicsSolution solve_characteristics(const Chain& chain, const SolverOptions& options);
 

@@ -61,12 +61,6 @@ inline constexpr std::size_t max_property_rods = 4;
 laws::PropertyOptions wave_map_property_options();
 inline constexpr std::size_t wave_map_max_events = 100'000;
 
-/// Relative accuracy of a wave outcome [-]: the slack of its consistency flags. Characteristics:
-/// rounding (laws::consistency_tolerance), or 100 x drop_tolerance if that is larger.
-/// Finite differences: finite_difference_accuracy.
-double wave_accuracy(const SolverOptions& options);
-inline constexpr double finite_difference_accuracy = 1e-3;
-
 // ---- Quantities (also used by the sweep and the validation suite) -------------------------------
 
 /// ||u_a - u_b||_M / ||u- - u_cm||_M [-], u_cm the centre-of-mass velocity of u-: the distance of
@@ -120,7 +114,7 @@ struct Comparison {
     /// u+, Lambda, gamma+-, energies and the consistency flags of the wave outcome, the flags with
     /// slack wave_tolerance (make_law_result).
     laws::LawResult wave_as_law;
-    double wave_tolerance = 0;       ///< wave_accuracy() of the method used
+    double wave_tolerance = 0;       ///< the wave outcome's own accuracy (Outcome::accuracy)
     double rigid_energy_share = 1;   ///< final rigid / (final rigid + vibration) energy [-]
     std::optional<laws::PropertyReport> wave_map_properties;  ///< the touching rods' map, sampled
     std::string wave_map_note;       ///< why the properties were not sampled (empty if they were)

@@ -1,8 +1,10 @@
-// From a case to a picture in one call: solve, build the diagram's data, draw it. This is what
-// `rodcollide diagram` and `rodcollide run --plot` do.
+// From a case to a picture: solve once for what the figure needs, build the diagram's data, draw
+// it. This is what `rodcollide diagram` and `rodcollide run --plot` do.
 #pragma once
 
 #include "rodcollide/chain.hpp"
+#include "rodcollide/characteristics.hpp"
+#include "rodcollide/field_samples.hpp"
 #include "rodcollide/plot.hpp"
 #include "rodcollide/solver_options.hpp"
 
@@ -51,10 +53,32 @@ struct Figure {
     double magnification = 1;        ///< displacement: factor applied to displacements and gaps
 };
 
-/// Checks the output path and gnuplot first, then solves and draws. The characteristics and
-/// displacement diagrams always use the exact solver; velocity and force use options.method.
-/// Throws PlotPathError, PlotError, UnsupportedMethod, SolverLimitExceeded, and
-/// std::invalid_argument for a bad request (t_end not positive or beyond options.end_time).
+/// What a figure is drawn from: one solve, recorded through the figure's end.
+struct FigureSource {
+    double t_end = 0;  ///< end of the figure [s]
+    /// The exact solution, for the characteristics and displacement diagrams. Its outcome is the
+    /// case's outcome (recording does not change it), so `run --plot` reports it.
+    std::optional<CharacteristicsSolution> exact;
+    /// Velocity and force over [0, t_end], for those plots (field_times x field_positions at most).
+    std::optional<FieldSamples> field;
+};
+
+/// Field sampling grid of the velocity and force plots (about one sample per 1.5 pixels).
+inline constexpr std::size_t figure_field_times = 401, figure_field_positions = 600;
+
+/// Solves what `request` needs: the exact solver (characteristics, displacement) or
+/// options.method (velocity, force), recording through request.t_end or, by default, one longest
+/// transit time past settling (default_diagram_end_time). One solve, except for a grid figure
+/// without t_end: the grid is planned for the run's length, so a first solve finds it. Throws
+/// UnsupportedMethod, SolverLimitExceeded, InvalidResolution, and std::invalid_argument for a bad
+/// request (t_end not positive or beyond options.end_time).
+FigureSource solve_figure(const Chain& chain, const SolverOptions& options, const FigureRequest& request);
+
+/// Draws a figure from an already solved source (solve_figure). Throws PlotPathError, PlotError.
+Figure draw_solved_figure(const Chain& chain, const FigureSource& source, const FigureRequest& request);
+
+/// Checks the output path and gnuplot first, then solve_figure() and draw_solved_figure().
+/// Throws what those throw.
 Figure draw_figure(const Chain& chain, const SolverOptions& options, const FigureRequest& request);
 
 }  // namespace rodcollide

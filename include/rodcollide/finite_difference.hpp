@@ -12,6 +12,7 @@
 #pragma once
 
 #include "rodcollide/chain.hpp"
+#include "rodcollide/contact_record.hpp"
 #include "rodcollide/field_samples.hpp"
 #include "rodcollide/interface.hpp"
 #include "rodcollide/outcome.hpp"
@@ -36,6 +37,10 @@ public:
 
 // ---- Resolution and limits ----------------------------------------------------------------------
 
+/// Outcome::accuracy of the grid solver [-]: the error of the final velocities, relative to the
+/// velocity scale, that the default resolution keeps below on the measured sets (7.6e-4 above).
+inline constexpr double finite_difference_accuracy = 1e-3;
+
 /// Cells in the rod with the shortest transit time when SolverOptions::cells is 0. Chosen from
 /// measurements (docs/finite_difference.md): final velocities within 7.6e-4 of the velocity scale
 /// on cases/ and on 40 random incommensurate chains with gaps (2 to 5 rods), median 23 ms.
@@ -45,12 +50,13 @@ inline constexpr std::size_t largest_total_cells = 50'000'000;
 /// Largest work, cells x steps. Steps grow with the resolution too, so work grows as cells^2.
 inline constexpr double largest_cell_updates = 1e10;
 
-/// Where the grid samples the chain.
+/// Where the grid samples the chain: each element (Chain::elements(); today one per rod) is a
+/// uniform grid of its own.
 struct GridLayout {
-    double time_step = 0;                ///< dt, the same in every rod [s]
+    double time_step = 0;                ///< dt, the same in every element [s]
     std::size_t shortest_rod_cells = 0;  ///< cells in the rod with the shortest transit time
-    std::vector<std::size_t> cells;      ///< cells per rod
-    std::vector<double> courant;         ///< c dt / h per rod, in (0, 1]
+    std::vector<std::size_t> cells;      ///< cells per element
+    std::vector<double> courant;         ///< c dt / h per element, in (0, 1]
     /// Q > 0 when the transit times are commensurate, T_i / T_min = p_i / Q: the shortest rod's
     /// cells are then a multiple of Q and every rod runs at Courant 1. 0 otherwise.
     std::size_t common_denominator = 0;
@@ -81,7 +87,7 @@ double cell_updates(const GridLayout& grid, double duration);
 // ---- Grid state ---------------------------------------------------------------------------------
 
 /// The state of one simulation on a grid (the Chain, the model, stays apart and unchanged): face
-/// forces, cell velocities, contact states and impulses, and the invariants each rod end emitted
+/// forces, cell velocities, the contacts' records, and the invariants each element end emitted
 /// over the last transit time (what will arrive at the other end: the settling windows).
 class StaggeredGrid {
 public:
@@ -105,44 +111,41 @@ public:
     std::size_t steps() const { return steps_; }
     double time() const { return static_cast<double>(steps_) * layout_.time_step; }  ///< t^n [s]
 
-    /// Cell-centre velocities of a rod at t^n [m/s].
-    std::span<const double> velocity(std::size_t rod) const;
-    /// Face forces of a rod at t^(n-1/2), faces 0 (left end) to cells (right end) [N].
-    std::span<const double> force(std::size_t rod) const;
-    /// Momentum of a rod at t^n [N s]: cell mass times the sum of cell velocities.
-    double momentum(std::size_t rod) const;
-    /// The rod's mean velocity and the invariants that will arrive at its ends over the next
-    /// transit time if it moves freely: those its other end emitted over the last transit time.
-    /// Exact at Courant 1; at Courant < 1 the grid's own transport differs by its dispersion.
+    /// Cell-centre velocities of element e at t^n [m/s] (today element i is rod i).
+    std::span<const double> velocity(std::size_t e) const;
+    /// Face forces of element e at t^(n-1/2), faces 0 (left end) to cells (right end) [N].
+    std::span<const double> force(std::size_t e) const;
+    /// Momentum of element e at t^n [N s]: cell mass times the sum of cell velocities.
+    double momentum(std::size_t e) const;
+    /// The invariants element e's ends emitted over the last transit time, oldest first: what
+    /// the element holds, and what will arrive at its other ends if it moves freely. Exact at
+    /// Courant 1; at Courant < 1 the grid's own transport differs by its dispersion.
+    ArrivalWindow alpha_emitted(std::size_t e) const;  ///< at its left end, arriving at its right end
+    ArrivalWindow beta_emitted(std::size_t e) const;   ///< at its right end, arriving at its left end
+    /// The rod's mean velocity and its ends' arrival windows if it moves freely (settling.hpp).
     FreeRodMotion free_motion(std::size_t rod) const;
-    /// Gap of each contact at t^n, 0 while touching [m].
-    std::vector<double> gaps() const;
-    /// integral of -N over [0, t^n] at contact k [N s].
-    double impulse(std::size_t contact) const;
-    /// Compression intervals of contact k up to t^n, the current one closed at t^n.
-    std::vector<Interval> compression_intervals(std::size_t contact) const;
-    const std::vector<ContactEvent>& contact_events() const { return events_; }
+    /// Gap, impulse, compression intervals and events of every contact, up to t^n.
+    const ContactHistory& contacts() const { return contacts_; }
+    const std::vector<ContactEvent>& contact_events() const { return contacts_.events(); }
 
 private:
-    struct RodCells;
-    struct ContactState;
+    struct ElementCells;
     struct Prepared {
         JunctionResponse response;
         double closing = -1;  // offset in [0, dt] of a gap closing inside the step, else < 0
         bool in_contact = false;
         double gap_after = 0;
     };
-    Prepared contact_response(std::size_t k, double alpha_in, double beta_in) const;
+    Prepared contact_response(JunctionKind kind, const ContactRecord& contact, const JunctionArrivals& in) const;
 
     Chain chain_;
     GridLayout layout_;
     ContactTolerances tolerances_;
-    std::vector<RodCells> rods_;
-    std::vector<ContactState> contacts_;
-    std::vector<Prepared> prepared_;  // per junction: 0 and rods are the chain's free ends
+    std::vector<ElementCells> cells_;  // per element
+    ContactHistory contacts_;
+    std::vector<Prepared> prepared_;  // per junction
     bool is_prepared_ = false;
     std::size_t steps_ = 0;
-    std::vector<ContactEvent> events_;
 };
 
 // ---- Solver -------------------------------------------------------------------------------------

@@ -64,4 +64,43 @@ inline bool stays_in_contact(double alpha_in, double beta_in, double tolerance) 
     return free_separation_velocity(alpha_in, beta_in) <= tolerance;
 }
 
+// ---- Junction kinds: the one dispatch both solvers call ------------------------------------------
+//
+// A solver only transports invariants along elements; what happens where they meet is decided here.
+// A new kind is one enumerator plus one case in each function below (interface.cpp): a fixed end
+// (v = 0) or an anechoic end is a response without a gap; a rigid wall at a gap is a kind with a
+// gap whose closed response reflects with v = 0 (and whose ContactRecord holds the gap); a welded
+// joint answers closed_junction() whatever the sign of N. The solvers need no edit for such kinds.
+
+/// What joins two element ends, or ends the chain (Junction in elements.hpp names one).
+enum class JunctionKind {
+    free_end,  ///< an end of the chain, N = 0: only one side has an element
+    contact,   ///< unilateral contact between two rods: compression only; it opens, and it
+               ///< closes again when its gap reaches 0 (it has a gap and a ContactRecord)
+};
+
+/// Whether junctions of this kind open and close: they have a gap, a ContactRecord (impulse,
+/// compression intervals, events) and an entry in Outcome::contacts.
+bool has_gap(JunctionKind kind);
+
+/// What arrives at a junction: alpha at the right end of the element on its left, beta at the
+/// left end of the element on its right, and the impedances on both sides (0 and 0 where the chain
+/// ends; the solver supplies Z, or its discrete impedance kappa).
+struct JunctionArrivals {
+    double z_left = 0;    ///< [N s/m]
+    double alpha_in = 0;  ///< [m/s]
+    double z_right = 0;   ///< [N s/m]
+    double beta_in = 0;   ///< [m/s]
+};
+
+/// The response of a junction of `kind`. `touching` says whether the ends of a kind with a gap
+/// are in contact (ignored by other kinds); `tolerance` [m/s] is touching_junction()'s rounding
+/// band. A free end reflects its one arriving invariant (the missing side's fields are unused).
+JunctionResponse junction_response(JunctionKind kind, bool touching, const JunctionArrivals& in,
+                                   double tolerance = 0);
+
+/// For a kind with a gap whose ends touch: whether they stay in contact (stays_in_contact()).
+/// False for kinds without a gap.
+bool stays_touching(JunctionKind kind, const JunctionArrivals& in, double tolerance);
+
 }  // namespace rodcollide

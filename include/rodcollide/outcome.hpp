@@ -72,6 +72,12 @@ struct Outcome {
     double end_time = 0;     ///< time at which the outcome was evaluated [s]
     bool settled = false;    ///< proven that no contact can happen after end_time
     double last_contact_time = 0;  ///< last time any contact carried force [s]
+    /// The solver's own estimate of its error: final velocities are within accuracy x the velocity
+    /// scale (Chain::velocity_scale()) of the exact ones, and the outcome satisfies the impact
+    /// equation and the consistency conditions to that relative slack [-]. Characteristics:
+    /// rounding, or 100 x drop_tolerance if larger; finite differences: the measured default
+    /// resolution's error (finite_difference.hpp).
+    double accuracy = 0;
     SolverStats stats;
     std::vector<std::string> warnings;
 

@@ -11,6 +11,7 @@
 
 #include "rodcollide/chain.hpp"
 
+#include <limits>
 #include <vector>
 
 namespace rodcollide {
@@ -67,5 +68,36 @@ struct FreeRodMotion {
 /// contact between rods k and k+1 at t0 [m] (0 when touching).
 double chain_release_time(double t0, const std::vector<FreeRodMotion>& rods,
                           const std::vector<double>& gaps, const ContactTolerances& tolerances);
+
+/// The one element of a rod, for the bound above, which is derived for uniform free-free rods
+/// (a rod of several elements reflects inside; it needs a bound of its own). Throws
+/// std::logic_error for a rod of several elements.
+std::size_t sole_element(const Chain& chain, std::size_t rod);
+
+/// When to apply chain_release_time(), the same way in both solvers. While a contact carries force
+/// nothing can be proven. Once none does, the rods move freely and their free motion stays fixed
+/// until a contact carries force again, so one bound, taken at the start of such a force-free
+/// epoch, holds for the whole epoch.
+class SettlingWatch {
+public:
+    /// A contact carries force: the bound is void; a new epoch starts when all are free again.
+    void force_carried() {
+        settle_time_ = std::numeric_limits<double>::infinity();
+        checked_ = false;
+    }
+    /// No contact carries force now: the first call of an epoch takes the bound from `bound()`.
+    template <class Bound>
+    void force_free(Bound&& bound) {
+        if (checked_) return;
+        settle_time_ = bound();
+        checked_ = true;
+    }
+    /// Earliest time from which no contact can happen [s]; +infinity while not proven.
+    double settle_time() const { return settle_time_; }
+
+private:
+    double settle_time_ = std::numeric_limits<double>::infinity();
+    bool checked_ = false;
+};
 
 }  // namespace rodcollide

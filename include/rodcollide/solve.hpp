@@ -8,6 +8,7 @@
 #include "rodcollide/solver_options.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <stdexcept>
 
 namespace rodcollide {
@@ -29,12 +30,14 @@ struct SolutionWithField {
     FieldSamples field;
 };
 
-/// Solves with options.method and samples the fields over [0, end of the run] (the outcome's
-/// end_time, or record_until if later) at no more than `times` x `positions` points (each 2 to
-/// 2000; positions >= 1). Characteristics: the exact field at evenly spaced times and positions
-/// (sample_field). Finite differences: the grid's own history (finite_difference.hpp). Throws
+/// The one entry point for field samples from either solver: solves with options.method and
+/// samples velocity and force over [0, t_end] at no more than `times` x `positions` points (each
+/// 2 to 2000; positions >= 1). Without t_end, over the recorded run: to the outcome's end_time
+/// (plus record_after_settling once settled), or record_until if later. Characteristics: the exact
+/// field at evenly spaced times and positions (sample_field). Finite differences: the grid's own
+/// history (finite_difference.hpp), to the end of the run or, given t_end, to t_end. Throws
 /// InvalidInput for bad options or bounds (validate(FieldResolution): "times", "positions").
 SolutionWithField solve_with_field(const Chain& chain, const SolverOptions& options, std::size_t times,
-                                   std::size_t positions);
+                                   std::size_t positions, std::optional<double> t_end = std::nullopt);
 
 }  // namespace rodcollide

@@ -38,6 +38,10 @@ struct SolverOptions {
     /// Simulate at least until this time [s] even if settled earlier (diagrams need the free
     /// vibration after the collision). Does not change the outcome.
     std::optional<double> record_until;
+    /// Characteristics: simulate at least this long [s] past the time the chain provably settled,
+    /// for a diagram that shows the free vibration after the last contact without a first solve
+    /// to learn when that is. Does not change the outcome.
+    double record_after_settling = 0;
     /// Characteristics: a jump smaller than drop_tolerance * velocity scale is not emitted as a
     /// new front; the energy this changes is accounted for and reported (Outcome::energy.dropped).
     double drop_tolerance = 1e-12;

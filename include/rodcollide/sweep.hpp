@@ -37,6 +37,9 @@ struct Shard {
     std::size_t count = 1;  ///< n
 };
 
+/// The default linear tolerance of a sweep, in units of its wave outcomes' accuracy.
+inline constexpr double linear_tolerance_factor = 10;
+
 struct SweepOptions {
     std::size_t directions = 360;  ///< N, >= 1
     /// Laws compared with the wave map (laws::law_names()); the first is the reference of the
@@ -48,8 +51,9 @@ struct SweepOptions {
     /// Worker threads; 0 = one per hardware thread.
     unsigned threads = 0;
     /// Two secant matrices of the wave map agree when max |J_a - J_b| <= tolerance * max(1, |J|).
-    /// Unset: 1e-9 for the exact solver (its rounding, amplified by 1/sin(2 pi / N), stays far
-    /// below), 1e-2 for finite differences.
+    /// Unset: ten times the largest Outcome::accuracy of the wave solves, linear_tolerance_factor
+    /// (1e-9 for the exact solver, whose rounding amplified by 1/sin(2 pi / N) stays far below;
+    /// 1e-2 for finite differences).
     std::optional<double> linear_tolerance;
     /// The wave solver; its gaps are irrelevant (the rods touch).
     SolverOptions solver;
@@ -82,6 +86,7 @@ struct SweepPoint {
     Eigen::Vector2d gamma_post;     ///< wave [m/s]
     laws::Cone cone = laws::Cone::I;  ///< of gamma- (seed 000 Fig. 4a)
     std::size_t events = 0;         ///< solver event groups
+    double accuracy = 0;            ///< Outcome::accuracy of the wave solve [-]
 };
 
 /// One law over the sweep: gamma+ per direction and its error against the wave map,

@@ -1,15 +1,18 @@
 // The exact wave field of a chain as produced by the characteristics solver (physics.md §1).
-// In rod i (length L, speed c, transit time T = L/c) the invariant alpha at material point x
-// (0 at the rod's left end) and time t is the value that reaches the right end at s = t + (L-x)/c,
-// and beta is the value that reaches the left end at s = t + x/c. So the whole field is two step
-// functions of arrival time per rod: A_i(s) (alpha arriving at the right end) and B_i(s) (beta
-// arriving at the left end). Each jump of A_i is a front emitted at the left end at s - T.
+// In element e (a uniform piece of a rod: length L, speed c, transit time T = L/c; elements.hpp)
+// the invariant alpha at material point x (0 at the element's left end) and time t is the value
+// that reaches the right end at s = t + (L-x)/c, and beta is the value that reaches the left end
+// at s = t + x/c. So the whole field is two step functions of arrival time per element: A_e(s)
+// (alpha arriving at the right end) and B_e(s) (beta arriving at the left end). Each jump of A_e
+// is a front emitted at the left end at s - T. Queries by rod locate or sum its elements.
 #pragma once
 
 #include "rodcollide/chain.hpp"
+#include "rodcollide/settling.hpp"
 
 #include <cstddef>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace rodcollide {
@@ -68,10 +71,15 @@ public:
     explicit WaveField(const Chain& chain);
 
     const Chain& chain() const { return chain_; }
-    StepFunction& alpha_arrivals(std::size_t rod) { return alpha_[rod]; }
-    StepFunction& beta_arrivals(std::size_t rod) { return beta_[rod]; }
-    const StepFunction& alpha_arrivals(std::size_t rod) const { return alpha_[rod]; }
-    const StepFunction& beta_arrivals(std::size_t rod) const { return beta_[rod]; }
+    /// Arrival histories of element e (Chain::elements(); today element i is rod i).
+    StepFunction& alpha_arrivals(std::size_t e) { return alpha_[e]; }
+    StepFunction& beta_arrivals(std::size_t e) { return beta_[e]; }
+    const StepFunction& alpha_arrivals(std::size_t e) const { return alpha_[e]; }
+    const StepFunction& beta_arrivals(std::size_t e) const { return beta_[e]; }
+    /// The alpha arriving at element e's right end (beta at its left end) over [t, t + T), as
+    /// pieces: what the element holds at t.
+    ArrivalWindow alpha_window(std::size_t e, double t) const;
+    ArrivalWindow beta_window(std::size_t e, double t) const;
 
     /// Time up to which the field is known everywhere [s].
     double valid_until() const { return valid_until_; }
@@ -84,6 +92,10 @@ public:
     PointState state_at(double x, double t) const;
     /// Rod whose material span holds chain coordinate x (the right one at a boundary).
     std::size_t rod_at(double x) const;
+    /// Element whose material span holds chain coordinate x (the right one at a boundary).
+    std::size_t element_at(double x) const;
+    /// State at local coordinate x in [0, L] of element e at time t.
+    PointState element_state(std::size_t e, double x, double t) const;
 
     /// Momentum of a rod at time t [N s]: (Z/2) (integral of A + integral of B over [t, t+T]).
     double momentum(std::size_t rod, double t) const;
@@ -102,6 +114,9 @@ public:
     std::vector<FrontSegment> fronts(double t_end, double min_jump = 0) const;
 
 private:
+    /// The element of `rod` holding local coordinate x of the rod, and x in that element.
+    std::pair<std::size_t, double> locate(std::size_t rod, double x) const;
+
     Chain chain_;
     std::vector<StepFunction> alpha_;
     std::vector<StepFunction> beta_;

@@ -4,7 +4,6 @@
 #include "options.hpp"
 
 #include "rodcollide/case_file.hpp"
-#include "rodcollide/characteristics.hpp"
 #include "rodcollide/figures.hpp"
 #include "rodcollide/solve.hpp"
 

@@ -3,7 +3,6 @@
 #include "options.hpp"
 
 #include "rodcollide/case_file.hpp"
-#include "rodcollide/characteristics.hpp"
 #include "rodcollide/figures.hpp"
 #include "rodcollide/field_samples.hpp"
 #include "rodcollide/finite_difference.hpp"
@@ -97,8 +96,19 @@ int run_run(const std::vector<std::string>& args) {
     c.solver.progress = progress.callback();
     Outcome outcome;
     std::optional<FieldSamples> field;
+    std::optional<FigureSource> figure_source;
     try {
-        if (field_csv.empty()) {
+        if (plot && c.solver.method == Method::characteristics && field_csv.empty()) {
+            // One exact solve gives both the outcome and the diagram (recording does not change it).
+            try {
+                figure_source = solve_figure(c.chain, c.solver, *plot);
+                outcome = figure_source->exact->outcome;
+            } catch (const SolverLimitExceeded&) {
+                // Only the diagram's history or recording hit the cap: report the outcome, then
+                // let drawing fail on it below.
+                outcome = solve(c.chain, c.solver);
+            }
+        } else if (field_csv.empty()) {
             outcome = solve(c.chain, c.solver);
         } else {
             SolutionWithField s = solve_with_field(c.chain, c.solver, resolution.times, resolution.positions);
@@ -120,7 +130,8 @@ int run_run(const std::vector<std::string>& args) {
     }
     for (const std::string& w : outcome.warnings) fmt::print(stderr, "rodcollide run: warning: {}\n", w);
     if (plot) {
-        const Figure figure = draw_figure(c.chain, c.solver, *plot);
+        const Figure figure = figure_source ? draw_solved_figure(c.chain, *figure_source, *plot)
+                                            : draw_figure(c.chain, c.solver, *plot);
         if (!json) fmt::print("\ncharacteristics diagram: {} (redraw: gnuplot {})\n", figure.files.image.string(),
                               figure.files.script.filename().string());
     }

@@ -1,0 +1,39 @@
+// Elements and junctions: the layout both solvers run on, derived once from the Chain (physics.md
+// §1). An element is a uniform piece of a rod (one wave speed c, impedance Z, transit time L/c);
+// a junction joins two element ends, or ends the chain, and its kind (interface.hpp) says what
+// physics acts there. Today every rod is one element and every inner junction is a contact.
+#pragma once
+
+#include "rodcollide/interface.hpp"
+
+#include <cstddef>
+
+namespace rodcollide {
+
+/// A uniform piece of a rod, with the quantities the solvers derive from it. Immutable.
+struct Element {
+    std::size_t rod = 0;          ///< index of the rod it belongs to
+    double offset = 0;            ///< left end in the chain's material coordinate (rods side by side) [m]
+    double length = 0;            ///< L [m]
+    double area = 0;              ///< A [m^2]
+    double density = 0;           ///< rho [kg/m^3]
+    double youngs_modulus = 0;    ///< E [Pa]
+    double initial_velocity = 0;  ///< uniform at t = 0, unstrained [m/s]
+    double wave_speed = 0;        ///< c = sqrt(E/rho) [m/s]
+    double impedance = 0;         ///< Z = rho A c [N s/m]
+    double transit_time = 0;      ///< L/c [s]
+    double mass = 0;              ///< rho A L [kg]
+    double axial_stiffness = 0;   ///< E A [N]
+};
+
+/// What sits between element `left` (at its right end) and element `right` (at its left end).
+/// Junctions are listed left to right and there is one more than elements: junction j is at the
+/// left end of element j and at the right end of element j - 1.
+struct Junction {
+    JunctionKind kind = JunctionKind::free_end;
+    std::ptrdiff_t left = -1;   ///< element on the left, -1 at the chain's left end
+    std::ptrdiff_t right = -1;  ///< element on the right, -1 at the chain's right end
+    double initial_gap = 0;     ///< for kinds with a gap (has_gap): the gap at t = 0 [m]
+};
+
+}  // namespace rodcollide

@@ -1,0 +1,99 @@
+// Contact history (contact_record.hpp; physics.md §1-2): gap, closings and openings, impulse and
+// compression intervals of each contact, shared by both solvers.
+#include "rodcollide/contact_record.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rodcollide {
+
+double ContactRecord::gap_at(double t) const {
+    return closed_ ? 0.0 : std::max(0.0, gap_after(gap_, gap_rate_, t - gap_time_));
+}
+
+double ContactRecord::closing_time() const {
+    return closed_ ? std::numeric_limits<double>::infinity() : gap_time_ + closing_delay(gap_, gap_rate_);
+}
+
+void ContactRecord::advance_gap(double t, double tolerance) {
+    if (!closed_) gap_ = closing_time() <= t + tolerance ? 0.0 : gap_at(t);
+    gap_time_ = t;  // also while closed: a contact that opens now has its gap grow from now
+}
+
+void ContactRecord::set_gap(double gap, double t) {
+    gap_ = gap;
+    gap_time_ = t;
+    gap_rate_ = 0;
+}
+
+bool ContactRecord::set_closed(bool closed) {
+    const bool changed = closed != closed_;
+    closed_ = closed;
+    return changed;
+}
+
+namespace {
+
+/// Neumaier's compensated sum: `carry` collects what each addition to `sum` rounds away.
+void add_compensated(double& sum, double& carry, double term) {
+    const double s = sum + term;
+    carry += std::abs(sum) >= std::abs(term) ? (sum - s) + term : (term - s) + sum;
+    sum = s;
+}
+
+}  // namespace
+
+void ContactRecord::set_compressed(bool compressed, double start, double end) {
+    if (compressed && !compressed_) compressed_since_ = start;
+    if (!compressed && compressed_) intervals_.push_back({compressed_since_, end});
+    compressed_ = compressed;
+}
+
+void ContactRecord::set_force(double force, double t) {
+    if (force_ != 0) add_compensated(impulse_, impulse_carry_, -force_ * (t - force_since_));
+    force_ = force;
+    force_since_ = t;
+    set_compressed(force < 0, t, t);
+}
+
+void ContactRecord::add_step(double force, double t, double dt, double compressed_from) {
+    add_compensated(impulse_, impulse_carry_, -force * dt);
+    set_compressed(force < 0, compressed_from, t);
+}
+
+double ContactRecord::impulse(double t) const {
+    double sum = impulse_, carry = impulse_carry_;
+    if (force_ != 0) add_compensated(sum, carry, -force_ * (t - force_since_));  // the current force's share
+    return sum + carry;
+}
+
+std::vector<Interval> ContactRecord::intervals(double t) const {
+    std::vector<Interval> v = intervals_;
+    if (compressed_) v.push_back({compressed_since_, t});
+    return v;
+}
+
+ContactHistory::ContactHistory(const Chain& chain) {
+    const std::vector<Junction>& junctions = chain.junctions();
+    contact_at_.assign(junctions.size(), -1);
+    for (std::size_t j = 0; j < junctions.size(); ++j) {
+        if (!has_gap(junctions[j].kind)) continue;
+        contact_at_[j] = static_cast<std::ptrdiff_t>(records_.size());
+        records_.emplace_back(junctions[j].initial_gap);
+        junctions_.push_back(j);
+    }
+}
+
+void ContactHistory::set_closed(std::size_t k, bool closed, double t) {
+    if (records_[k].set_closed(closed))
+        events_.push_back({k, t, closed ? ContactEvent::Kind::closing : ContactEvent::Kind::opening});
+}
+
+std::vector<double> ContactHistory::gaps(double t) const {
+    std::vector<double> g;
+    g.reserve(records_.size());
+    for (const ContactRecord& r : records_) g.push_back(r.gap_at(t));
+    return g;
+}
+
+}  // namespace rodcollide
