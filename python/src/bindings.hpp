@@ -1,0 +1,48 @@
+// Python bindings of rodcollide (issue 12): the pieces each binding file registers on the module
+// `rodcollide._core`, and the conversions they share. Only the library's public API is used:
+// load_case/parse_case, solve, outcome_json, compare/comparison_json, sweep/sweep_json,
+// laws::apply_law/to_json, solve_characteristics + WaveField::state_at.
+#pragma once
+
+#include "rodcollide/solver_options.hpp"
+
+#include <nlohmann/json.hpp>
+#include <pybind11/pybind11.h>
+
+namespace rodcollide::python {
+
+namespace py = pybind11;
+
+/// A JSON document as Python objects (dict, list, float, int, str, bool, None), exactly as
+/// json.loads would read the CLI's output: non-finite numbers become None, as nlohmann writes
+/// them as null.
+py::object to_python(const nlohmann::ordered_json& j);
+
+/// Runs `solve` with the GIL released. Solver options get a progress callback that takes the
+/// GIL now and then to check for signals, so Ctrl-C (KeyboardInterrupt) stops a long run.
+template <class Solve>
+auto without_gil(SolverOptions& options, Solve&& solve) -> decltype(solve());
+
+/// Raised instead of finishing a run when Python has a pending signal (see without_gil).
+struct Interrupted {};
+
+void bind_case(py::module_& m);      // Case, SolverOptions, load_case, parse_case
+void bind_solve(py::module_& m);     // run -> Outcome, field
+void bind_compare(py::module_& m);   // compare, sweep -> Sweep
+void bind_laws(py::module_& m);      // laws_apply -> LawResult, law_names
+
+template <class Solve>
+auto without_gil(SolverOptions& options, Solve&& solve) -> decltype(solve()) {
+    options.progress = [](double, std::size_t) {
+        py::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) throw Interrupted{};
+    };
+    try {
+        py::gil_scoped_release released;
+        return solve();
+    } catch (const Interrupted&) {
+        throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals set
+    }
+}
+
+}  // namespace rodcollide::python
