@@ -14,6 +14,7 @@ Solves release the GIL; Ctrl-C interrupts a long run (KeyboardInterrupt).
 """
 import functools
 import os
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -47,6 +48,8 @@ class Case:
             if rods is not None:
                 raise TypeError("Case: give the rods as rods= or rod=, not both")
             rods = tables.pop("rod")
+        if isinstance(rods, Iterator):  # rods=(dict(...) for ...)
+            rods = list(rods)
         if tables.keys() <= {"title"}:  # rods of plain numbers: no TOML round trip (see _core.plain_case)
             core = _core.plain_case(rods, tables.get("title"), _DICT)
             if core is not None:

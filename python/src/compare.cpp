@@ -20,12 +20,6 @@ namespace rodcollide::python {
 
 namespace {
 
-SolverOptions options_of(const Case& c, const std::optional<SolverOptions>& given) {
-    SolverOptions o = given ? *given : c.solver;
-    o.progress = nullptr;
-    return o;
-}
-
 /// N x 2 array of per-direction 2-vectors.
 Eigen::MatrixX2d rows(const std::vector<Eigen::Vector2d>& v) {
     Eigen::MatrixX2d m(static_cast<Eigen::Index>(v.size()), 2);
@@ -52,7 +46,7 @@ void bind_compare(py::module_& m) {
             if (laws) options.laws = *laws;
             options.restitution = restitution;
             options.wave_map_properties = properties;
-            SolverOptions o = options_of(c, solver);
+            SolverOptions o = solver_options(c, solver);
             const Comparison result = without_gil(o, [&] { return compare(c.title, c.chain, o, options); });
             return to_python(comparison_json(result));
         },
@@ -145,7 +139,7 @@ void bind_compare(py::module_& m) {
             options.shard = {static_cast<std::size_t>(shard.first), static_cast<std::size_t>(shard.second)};
             options.threads = threads;
             options.linear_tolerance = linear_tolerance;
-            options.solver = options_of(c, solver);
+            options.solver = solver_options(c, solver);
             py::gil_scoped_release released;  // no progress callback: the workers cannot be interrupted safely
             return sweep(c.title, c.chain, options);
         },

@@ -31,12 +31,6 @@ struct TitledOutcome {
     nlohmann::ordered_json json() const { return outcome_json(title, outcome); }
 };
 
-SolverOptions options_of(const Case& c, const std::optional<SolverOptions>& given) {
-    SolverOptions o = given ? *given : c.solver;
-    o.progress = nullptr;
-    return o;
-}
-
 using Doubles = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
 /// The exact field at points (x[k], t[k]): velocity, strain, force and the rod holding each point.
@@ -56,7 +50,7 @@ py::tuple field(const Case& c, const std::optional<SolverOptions>& given, const 
             throw py::value_error(fmt::format("t: must be finite and >= 0, got {}", ts[k]));
         t_max = std::max(t_max, ts[k]);
     }
-    SolverOptions o = options_of(c, given);
+    SolverOptions o = solver_options(c, given);
     if (given && o.method != Method::characteristics)
         throw py::value_error("method: field() uses the exact solver, method = \"characteristics\"");
     o.method = Method::characteristics;
@@ -129,7 +123,7 @@ void bind_solve(py::module_& m) {
     m.def(
         "run",
         [](const Case& c, const std::optional<SolverOptions>& options) {
-            SolverOptions o = options_of(c, options);
+            SolverOptions o = solver_options(c, options);
             Outcome out = without_gil(o, [&] { return solve(c.chain, o); });
             return TitledOutcome{c.title, std::move(out)};
         },

@@ -43,6 +43,7 @@ def test_case_views():
     assert exact.solver["method"] == "characteristics" and exact.solver["cells"] == 100
     assert case.solver["method"] == "finite-difference"
     assert rc.Case(rods=[ROD, ROD]).title == "<dict>"  # the stem of FILE, as for files
+    assert rc.Case(rods=(dict(ROD, velocity=v) for v in (1, 0))).rods == rc.Case(rods=[dict(ROD, velocity=1), ROD]).rods
 
 
 def test_defaults_and_numpy_values():
