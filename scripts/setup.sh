@@ -9,6 +9,7 @@ packages=(
   libeigen3-dev libfmt-dev libboost-program-options-dev catch2 libtoml11-dev nlohmann-json3-dev
   libgnuplot-iostream-dev libboost-iostreams-dev libboost-filesystem-dev gnuplot-nox
   libbenchmark-dev
+  python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-matplotlib
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,172 @@
+// Cases and solver options from Python (issue 12): load_case / parse_case (the library's one input
+// layer, whose CaseError messages the module raises unchanged), read-only views of a Case, and
+// SolverOptions, whose fields are named as the keys of a case file's [solver] table.
+#include "bindings.hpp"
+
+#include "rodcollide/case_file.hpp"
+
+#include <pybind11/eigen.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rodcollide::python {
+
+namespace {
+
+py::dict rod_dict(const Rod& r) {
+    py::dict d;
+    d["length"] = r.length;
+    d["area"] = r.area;
+    d["density"] = r.density;
+    d["youngs_modulus"] = r.youngs_modulus;
+    d["velocity"] = r.velocity;
+    d["gap"] = r.gap;
+    return d;
+}
+
+std::optional<std::size_t> unless_zero(std::size_t n) { return n ? std::optional(n) : std::nullopt; }
+
+/// A [[rod]] key of the case-file format (README "Case files") and the bound the case reader
+/// checks on its value.
+struct RodKey {
+    const char* name;
+    double Rod::*field;
+    enum { positive, any, non_negative } bound;
+    bool required;
+};
+constexpr RodKey plain_rod_keys[] = {
+    {"length", &Rod::length, RodKey::positive, true},
+    {"area", &Rod::area, RodKey::positive, true},
+    {"density", &Rod::density, RodKey::positive, true},
+    {"youngs_modulus", &Rod::youngs_modulus, RodKey::positive, true},
+    {"velocity", &Rod::velocity, RodKey::any, false},
+    {"gap", &Rod::gap, RodKey::non_negative, false},
+};
+
+/// A plain number as the case reader reads it: a float it reads back exactly (normal or zero,
+/// so that TOML's text round trip cannot change it) or an integer of at most 2^53 in magnitude
+/// (exact as a double). nullopt for anything else (bool, other types, NaN, huge integers, ...).
+std::optional<double> plain_number(py::handle v) {
+    if (PyFloat_Check(v.ptr())) {
+        const double x = PyFloat_AS_DOUBLE(v.ptr());
+        if (x == 0 || std::isnormal(x)) return x;
+        return std::nullopt;
+    }
+    if (PyLong_Check(v.ptr()) && !PyBool_Check(v.ptr())) {
+        int overflow = 0;
+        const long long n = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+        if (overflow || (n == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return std::nullopt;
+        }
+        constexpr long long exact = 1LL << 53;  // far from int64's ends, and exact as a double
+        if (n < -exact || n > exact) return std::nullopt;
+        return static_cast<double>(n);
+    }
+    return std::nullopt;
+}
+
+/// The case Case(rods=..., title=...) describes, built without the TOML round trip when the
+/// input is plain: a list of 2 to max_rods dicts whose keys are all rod keys, with plain numbers
+/// within their bounds, the required ones present, no gap on the first rod, and a Chain that
+/// accepts them. That is exactly input the case reader accepts, and it gives the same Case;
+/// for anything else the result is nullopt, and the caller goes through the reader (the only
+/// source of error messages). The reader's parser (toml11) takes ~0.2 ms for three rods, which
+/// would dominate a loop over thousands of cases.
+std::optional<Case> plain_case(py::handle rods, py::handle title, const std::string& name) {
+    if (!PyList_Check(rods.ptr()) && !PyTuple_Check(rods.ptr())) return std::nullopt;
+    if (!title.is_none() && !PyUnicode_Check(title.ptr())) return std::nullopt;
+    const py::sequence list = py::reinterpret_borrow<py::sequence>(rods);
+    const std::size_t n = list.size();
+    if (n < 2 || n > max_rods) return std::nullopt;
+    std::vector<Rod> chain(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const py::handle item = list[i];
+        if (!PyDict_Check(item.ptr())) return std::nullopt;
+        std::size_t found = 0;
+        for (const RodKey& key : plain_rod_keys) {
+            PyObject* v = PyDict_GetItemString(item.ptr(), key.name);  // borrowed; never raises
+            if (!v || v == Py_None) {
+                if (key.required) return std::nullopt;
+                if (v) ++found;
+                continue;
+            }
+            ++found;
+            if (i == 0 && key.field == &Rod::gap) return std::nullopt;
+            const std::optional<double> x = plain_number(v);
+            if (!x || !std::isfinite(*x)) return std::nullopt;
+            if ((key.bound == RodKey::positive && !(*x > 0)) || (key.bound == RodKey::non_negative && !(*x >= 0)))
+                return std::nullopt;
+            chain[i].*key.field = *x;
+        }
+        if (found != static_cast<std::size_t>(PyDict_Size(item.ptr()))) return std::nullopt;  // an unknown key
+    }
+    try {
+        return Case{title.is_none() ? std::filesystem::path(name).stem().string() : title.cast<std::string>(), name,
+                    Chain(std::move(chain)), SolverOptions{}};
+    } catch (const InvalidModel&) {
+        return std::nullopt;
+    }
+}
+
+}  // namespace
+
+void bind_case(py::module_& m) {
+    py::class_<SolverOptions>(m, "SolverOptions",
+                              "Solver options, named as the keys of a case file's [solver] table")
+        .def(py::init<>())
+        .def_property(
+            "method", [](const SolverOptions& o) { return to_string(o.method); },
+            [](SolverOptions& o, const std::string& name) {
+                const std::optional<Method> method = parse_method(name);
+                if (!method) throw py::value_error("method: unknown method '" + name + "'");
+                o.method = *method;
+            })
+        .def_readwrite("end_time", &SolverOptions::end_time)
+        .def_readwrite("record_until", &SolverOptions::record_until)
+        .def_readwrite("drop_tolerance", &SolverOptions::drop_tolerance)
+        .def_readwrite("max_events", &SolverOptions::max_events)
+        .def_readwrite("max_fronts", &SolverOptions::max_fronts)
+        .def_property(
+            "cells", [](const SolverOptions& o) { return unless_zero(o.cells); },
+            [](SolverOptions& o, std::optional<std::size_t> n) { o.cells = n.value_or(0); })
+        .def("__copy__", [](const SolverOptions& o) { return o; });
+
+    py::class_<Case>(m, "Case")
+        .def_readonly("title", &Case::title)
+        .def_property_readonly("path", [](const Case& c) { return c.path.string(); })
+        .def_property_readonly("rods",
+                               [](const Case& c) {
+                                   py::list rods;
+                                   for (const Rod& r : c.chain.rods()) rods.append(rod_dict(r));
+                                   return rods;
+                               })
+        .def_property_readonly("masses", [](const Case& c) { return c.chain.masses(); })
+        .def_property_readonly("initial_velocities", [](const Case& c) { return c.chain.initial_velocities(); })
+        .def_property_readonly("total_length", [](const Case& c) { return c.chain.total_length(); })
+        .def_property_readonly(
+            "solver", [](const Case& c) { return c.solver; }, "a copy of the case's [solver] options")
+        .def("with_solver",
+             [](const Case& c, const SolverOptions& o) {
+                 Case copy = c;
+                 copy.solver = o;
+                 copy.solver.progress = nullptr;
+                 return copy;
+             });
+
+    m.def("plain_case", &plain_case, py::arg("rods"), py::arg("title"), py::arg("name"),
+          "Case(rods=..., title=...) without the TOML round trip for plain input; None otherwise");
+    m.def("load_case", &load_case, py::arg("path"), py::call_guard<py::gil_scoped_release>(),
+          "Reads and validates a case file; raises CaseError");
+    m.def("parse_case", &parse_case, py::arg("text"), py::arg("name"),
+          py::call_guard<py::gil_scoped_release>(),
+          "Reads and validates TOML text; `name` stands for the file in messages; raises CaseError");
+}
+
+}  // namespace rodcollide::python

@@ -1,0 +1,134 @@
+// Solving from Python (issue 12): run() -> Outcome, whose to_dict() is the `run --json` document
+// (report.hpp's outcome_json), and field(): the exact wave field (characteristics solver,
+// WaveField::state_at) at any points (x, t), x along the rods laid end to end.
+#include "bindings.hpp"
+
+#include "rodcollide/case_file.hpp"
+#include "rodcollide/characteristics.hpp"
+#include "rodcollide/report.hpp"
+#include "rodcollide/solve.hpp"
+
+#include <fmt/format.h>
+#include <pybind11/eigen.h>
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rodcollide::python {
+
+namespace {
+
+/// An outcome with the title it is reported under.
+struct TitledOutcome {
+    std::string title;
+    Outcome outcome;
+
+    nlohmann::ordered_json json() const { return outcome_json(title, outcome); }
+};
+
+using Doubles = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+/// The exact field at points (x[k], t[k]): velocity, strain, force and the rod holding each point.
+py::tuple field(const Case& c, const std::optional<SolverOptions>& given, const Doubles& x, const Doubles& t) {
+    if (x.ndim() != 1 || t.ndim() != 1 || x.size() != t.size())
+        throw py::value_error("x, t: need two one-dimensional arrays of the same size");
+    const py::ssize_t n = x.size();
+    const double* xs = x.data();
+    const double* ts = t.data();
+    const double length = c.chain.total_length();
+    double t_max = 0;
+    for (py::ssize_t k = 0; k < n; ++k) {
+        if (!(std::isfinite(xs[k]) && xs[k] >= 0 && xs[k] <= length))
+            throw py::value_error(fmt::format(
+                "x: must be in [0, {}] (the material coordinate of the rods laid end to end), got {}", length, xs[k]));
+        if (!(std::isfinite(ts[k]) && ts[k] >= 0))
+            throw py::value_error(fmt::format("t: must be finite and >= 0, got {}", ts[k]));
+        t_max = std::max(t_max, ts[k]);
+    }
+    SolverOptions o = solver_options(c, given);
+    if (given && o.method != Method::characteristics)
+        throw py::value_error("method: field() uses the exact solver, method = \"characteristics\"");
+    o.method = Method::characteristics;
+    o.keep_history = true;
+    if (t_max > o.record_until.value_or(0)) o.record_until = t_max;
+
+    Doubles velocity(n), strain(n), force(n);
+    py::array_t<std::int64_t> rod(n);
+    double* v = velocity.mutable_data();
+    double* e = strain.mutable_data();
+    double* f = force.mutable_data();
+    std::int64_t* r = rod.mutable_data();
+    without_gil(o, [&] {
+        const CharacteristicsSolution s = solve_characteristics(c.chain, o);
+        if (t_max > s.field.valid_until())
+            throw py::value_error(fmt::format("t: the field is known only until t = {} (end_time = {}), got {}",
+                                              s.field.valid_until(), o.end_time.value_or(NAN), t_max));
+        for (py::ssize_t k = 0; k < n; ++k) {
+            const PointState p = s.field.state_at(xs[k], ts[k]);
+            v[k] = p.velocity;
+            e[k] = p.strain;
+            f[k] = p.force;
+            r[k] = static_cast<std::int64_t>(s.field.rod_at(xs[k]));
+        }
+        return 0;
+    });
+    return py::make_tuple(velocity, strain, force, rod);
+}
+
+}  // namespace
+
+void bind_solve(py::module_& m) {
+    py::class_<TitledOutcome>(m, "Outcome", "The outcome of a collision; to_dict() is `rodcollide run --json`")
+        .def_readonly("title", &TitledOutcome::title)
+        .def_property_readonly("method", [](const TitledOutcome& o) { return to_string(o.outcome.method); })
+        .def_property_readonly("final_velocities", [](const TitledOutcome& o) { return o.outcome.final_velocities(); },
+                               "u+ = momentum / mass once no contact can happen again [m/s], one per rod")
+        .def_property_readonly("initial_velocities", [](const TitledOutcome& o) { return o.outcome.initial_velocities(); })
+        .def_property_readonly("masses", [](const TitledOutcome& o) { return o.outcome.masses(); })
+        .def_property_readonly("vibration_energies",
+                               [](const TitledOutcome& o) {
+                                   Eigen::VectorXd e(o.outcome.rods.size());
+                                   for (std::size_t i = 0; i < o.outcome.rods.size(); ++i)
+                                       e[static_cast<Eigen::Index>(i)] = o.outcome.rods[i].vibration_energy;
+                                   return e;
+                               })
+        .def_property_readonly("impulses", [](const TitledOutcome& o) { return o.outcome.impulses(); },
+                               "Lambda = integral of -N dt per contact [N s]")
+        .def_property_readonly("contacts", [](const TitledOutcome& o) { return to_python(o.json()["contacts"]); },
+                               "as in the JSON: [{'rods': [k, k+1], 'impulse': ..., 'intervals': [[start, end], ...]}]")
+        .def_property_readonly("energy", [](const TitledOutcome& o) { return to_python(o.json()["energy"]); },
+                               "{'initial', 'final_rigid', 'final_vibration', 'dropped'} [J]")
+        .def_property_readonly("settled", [](const TitledOutcome& o) { return o.outcome.settled; })
+        .def_property_readonly("end_time", [](const TitledOutcome& o) { return o.outcome.end_time; })
+        .def_property_readonly("last_contact_time", [](const TitledOutcome& o) { return o.outcome.last_contact_time; })
+        .def_property_readonly("impact_equation_residual",
+                               [](const TitledOutcome& o) { return o.outcome.impact_equation_residual(); })
+        .def_property_readonly("stats", [](const TitledOutcome& o) { return to_python(o.json()["stats"]); })
+        .def_property_readonly("warnings", [](const TitledOutcome& o) { return o.outcome.warnings; })
+        .def("to_dict", [](const TitledOutcome& o) { return to_python(o.json()); },
+             "The `rodcollide run --json` document as a dict (same keys and values)")
+        .def("__repr__", [](const TitledOutcome& o) {
+            std::vector<double> u(o.outcome.rods.size());
+            for (std::size_t i = 0; i < u.size(); ++i) u[i] = o.outcome.rods[i].final_velocity;
+            return fmt::format("<rodcollide.Outcome {:?} [{}]: final velocities ({}), settled {}>", o.title,
+                               to_string(o.outcome.method), fmt::join(u, ", "), o.outcome.settled);
+        });
+    m.attr("Outcome").attr("__module__") = "rodcollide";
+
+    m.def(
+        "run",
+        [](const Case& c, const std::optional<SolverOptions>& options) {
+            SolverOptions o = solver_options(c, options);
+            Outcome out = without_gil(o, [&] { return solve(c.chain, o); });
+            return TitledOutcome{c.title, std::move(out)};
+        },
+        py::arg("case"), py::arg("options") = py::none());
+    m.def("field", &field, py::arg("case"), py::arg("options"), py::arg("x"), py::arg("t"));
+}
+
+}  // namespace rodcollide::python

@@ -1,0 +1,46 @@
+"""Shared pieces of the Python tests (issue 12): the source tree, the CLI built beside the module
+(RODCOLLIDE_BINARY, set by ctest), and running it to compare with its JSON and messages."""
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+SOURCE_DIR = Path(os.environ.get("RODCOLLIDE_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+CASE_FILES = sorted((SOURCE_DIR / "cases").glob("*.toml"))
+assert len(CASE_FILES) >= 9, f"no case files found in {SOURCE_DIR / 'cases'}"
+
+
+def cli_binary():
+    binary = os.environ.get("RODCOLLIDE_BINARY") or str(SOURCE_DIR / "build" / "rodcollide")
+    if not os.access(binary, os.X_OK):
+        pytest.fail(f"the rodcollide CLI is not built at {binary} (set RODCOLLIDE_BINARY)")
+    return binary
+
+
+def run_cli(*args, cwd=SOURCE_DIR):
+    """The CLI's (exit status, stdout, stderr)."""
+    p = subprocess.run([cli_binary(), *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def cli_json(*args):
+    """The CLI's --json document, parsed as json.loads does; the command must succeed."""
+    status, out, err = run_cli(*args, "--json")
+    assert status == 0, err
+    return json.loads(out)
+
+
+def cli_error(*args, cwd=SOURCE_DIR):
+    """The CLI's one-line error for bad input (exit status 2, nothing on stdout)."""
+    status, out, err = run_cli(*args, cwd=cwd)
+    assert status == 2, (status, out, err)
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def case_id(path):
+    return path.stem

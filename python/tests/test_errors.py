@@ -1,0 +1,167 @@
+"""Bad input raises rodcollide.CaseError, a ValueError, with exactly the CLI's one-line message
+"FILE:LINE: KEY: message" (issue 12; README "Errors"): for files, for dicts (FILE "<dict>", LINE a
+line of the TOML the dict is written as, carried by the error as .toml) and for keyword solver
+options (FILE "<kwargs>"). Other bad arguments raise ValueError naming the argument."""
+import pytest
+
+import rodcollide as rc
+from conftest import CASE_FILES, cli_error, run_cli
+
+RODS = """
+[defaults]
+length = 1.0
+area = 1.0
+density = 1.0
+youngs_modulus = 1.0
+[[rod]]
+velocity = 1.0
+[[rod]]
+"""
+
+BAD_FILES = {
+    "syntax": "length = \n" + RODS,
+    "defined twice": "[defaults]\nlength = 1\nlength = 2\n[[rod]]\n[[rod]]\n",
+    "unknown rod key": RODS + "lenght = 1\n",
+    "symbol for a key": "[defaults]\nE = 1\n" + RODS,
+    "misplaced key": RODS + "method = \"characteristics\"\n",
+    "quoted number": RODS + "length = \"1.0\"\n",
+    "rod is a table": "[rod]\nlength = 1\n",
+    "missing key": "[[rod]]\nlength = 1\narea = 1\ndensity = 1\nyoungs_modulus = 1\n[[rod]]\nlength = 1\n",
+    "nan": RODS + "length = nan\n",
+    "1e999": RODS + "length = 1e999\n",
+    "negative": RODS + "length = -1\n",
+    "gap on the first rod": "[defaults]\nlength = 1\narea = 1\ndensity = 1\nyoungs_modulus = 1\n[[rod]]\ngap = 0.0\n[[rod]]\n",
+    "one rod": "[defaults]\nlength = 1\narea = 1\ndensity = 1\nyoungs_modulus = 1\n[[rod]]\n",
+    "no rod": "title = \"x\"\n",
+    "unknown method": RODS + "[solver]\nmethod = \"rk4\"\n",
+    "too many cells": RODS + "[solver]\ncells = 100000001\n",
+    "derived overflow": "[[rod]]\nlength = 1\narea = 1\ndensity = 1e-10\nyoungs_modulus = 1e300\n[[rod]]\nlength = 1\narea = 1\ndensity = 1\nyoungs_modulus = 1\n",
+}
+
+
+@pytest.mark.parametrize("name", BAD_FILES)
+def test_file_errors_are_the_cli_line(name, tmp_path):
+    path = tmp_path / "x.toml"
+    path.write_text(BAD_FILES[name])
+    with pytest.raises(rc.CaseError) as e:
+        rc.load_case(path)
+    assert isinstance(e.value, ValueError)
+    assert str(e.value) == cli_error("run", path)
+    assert str(e.value).startswith(f"{path}:")
+
+
+@pytest.mark.parametrize("name", BAD_FILES)
+def test_text_errors_name_the_given_file(name, tmp_path):
+    path = tmp_path / "x.toml"
+    path.write_text(BAD_FILES[name])
+    with pytest.raises(rc.CaseError) as e:
+        rc.parse_case(BAD_FILES[name], name=str(path))
+    assert str(e.value) == cli_error("run", path)
+
+
+def test_unreadable_paths(tmp_path):
+    for path in [tmp_path / "missing.toml", tmp_path, tmp_path / "missing.toml" / "y.toml"]:
+        with pytest.raises(rc.CaseError) as e:
+            rc.load_case(path)
+        assert str(e.value) == cli_error("run", path)
+    with pytest.raises(rc.CaseError, match=r"^nowhere\.toml:0: \(file\): no such file$"):
+        rc.run("nowhere.toml")
+
+
+BAD_DICTS = {
+    "negative length": (dict(rods=[dict(length=-1, area=1, density=1, youngs_modulus=1), dict(length=1, area=1,
+                                                                                               density=1, youngs_modulus=1)]),
+                        "<dict>:2: rod[0].length: must be > 0, got -1"),
+    "typo": (dict(defaults=dict(length=1, area=1, density=1, youngs_modulus=1), rods=[{}, dict(lenght=2)]),
+             "<dict>:8: rod[1].lenght: unknown key; did you mean \"length\"?"),
+    "string": (dict(defaults=dict(length=1, area=1, density=1), rods=[dict(youngs_modulus="2e11"), {}]),
+               "<dict>:6: rod[0].youngs_modulus: must be a number, got a string (\"2e11\"); remove the quotes"),
+    "missing": (dict(rods=[dict(length=1, area=1, density=1), dict(length=1, area=1, density=1, youngs_modulus=1)]),
+                "<dict>:1: rod[0].youngs_modulus: missing; give it in this [[rod]] table or in [defaults]"),
+    "no rods": (dict(title="t"), "<dict>:0: rod: missing; a case needs at least 2 rods, each a [[rod]] table"),
+    "method": (dict(defaults=dict(length=1, area=1, density=1, youngs_modulus=1), rods=[{}, {}],
+                    solver=dict(method="rk4")),
+               "<dict>:9: solver.method: unknown method \"rk4\"; valid: \"characteristics\", \"finite-difference\""),
+    "top level": (dict(rods=[{}, {}], methd="x"), "<dict>:1: methd: unknown key; expected one of: title, defaults, rod, solver"),
+    "first gap": (dict(defaults=dict(length=1, area=1, density=1, youngs_modulus=1), rods=[dict(gap=0), {}]),
+                  "<dict>:7: rod[0].gap: the first rod has no left neighbour, so no gap (a gap in [defaults] applies "
+                  "to the other rods only)"),
+    "inf": (dict(defaults=dict(length=1, area=1, density=1, youngs_modulus=1), rods=[dict(velocity=float("-inf")), {}]),
+            "<dict>:7: rod[0].velocity: must be finite, got -inf"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_DICTS)
+def test_dict_errors_are_the_cli_message_for_the_same_toml(name, tmp_path):
+    tables, expected = BAD_DICTS[name]
+    with pytest.raises(rc.CaseError) as e:
+        rc.Case(**tables)
+    assert str(e.value) == expected
+    path = tmp_path / "dict.toml"
+    path.write_text(e.value.toml)
+    assert cli_error("run", path) == expected.replace("<dict>", str(path), 1)
+
+
+def test_keyword_solver_options_are_checked_as_in_solver():
+    case = rc.load_case(CASE_FILES[0])
+    expected = {
+        (("end_time", -1),): "<kwargs>:1: solver.end_time: must be > 0, got -1",
+        (("method", "characteristics"), ("cells", 0)): "<kwargs>:2: solver.cells: must be > 0, got 0",
+        (("cells", 1.5),): "<kwargs>:1: solver.cells: must be an integer (e.g. 10_000), got a float (1.5)",
+        (("method", "rk4"),): "<kwargs>:1: solver.method: unknown method \"rk4\"; valid: \"characteristics\", "
+                              "\"finite-difference\"",
+        (("cell", 10),): "<kwargs>:1: solver.cell: unknown key; did you mean \"cells\"?",
+        (("drop_tolerance", 1),): "<kwargs>:1: solver.drop_tolerance: must be >= 0 and < 1, got 1",
+        (("max_events", 10 ** 11),): "<kwargs>:1: solver.max_events: must be at most 10000000000, got 100000000000",
+    }
+    for given, message in expected.items():
+        for call in (rc.run, rc.compare):
+            with pytest.raises(rc.CaseError) as e:
+                call(case, **dict(given))
+            assert str(e.value) == message
+    with pytest.raises(rc.CaseError, match="solver.end_time: must be finite"):
+        case.with_solver(end_time=float("nan"))
+
+
+def test_solver_limits_raise_with_the_cli_message():
+    path = CASE_FILES[0]
+    with pytest.raises(rc.SolverLimitExceeded) as e:
+        rc.run(rc.load_case(path), max_events=1)
+    assert isinstance(e.value, RuntimeError)
+    status, out, err = run_cli("run", path, "--max-events", "1")
+    assert status == 1 and err.strip() == f"rodcollide run: {e.value}"
+
+
+def test_other_arguments_raise_value_error_naming_them():
+    three = rc.load_case(CASE_FILES[0].parent / "seed000_three_rods.toml")
+    two = rc.load_case(CASE_FILES[0].parent / "seed000_two_rods.toml")
+    with pytest.raises(ValueError, match=r"^rods: a sweep needs exactly 3 rods"):
+        rc.sweep(two)
+    with pytest.raises(ValueError, match=r"^directions: must be between 1 and 1000000"):
+        rc.sweep(three, directions=0)
+    with pytest.raises(ValueError, match=r"^laws: "):
+        rc.compare(three, laws=["newtn"])
+    with pytest.raises(ValueError, match=r"^restitution: must be in \[0, 1\], got 2"):
+        rc.compare(three, restitution=2)
+    with pytest.raises(ValueError, match=r"^x: must be in \[0, 3\]"):
+        rc.field(three, x=3.5, t=0)
+    with pytest.raises(ValueError, match=r"^t: must be finite and >= 0"):
+        rc.field(three, x=1, t=-1)
+    with pytest.raises(ValueError, match=r"^t: the field is known only until"):
+        rc.field(three, x=1, t=5, end_time=2)
+    with pytest.raises(ValueError, match=r"^method: field\(\) uses the exact solver"):
+        rc.field(three, x=1, t=1, method="finite-difference")
+    with pytest.raises(ValueError, match=r"^law: unknown law 'newtn'"):
+        rc.laws.apply("newtn", masses=[1, 1], velocities=[1, 0])
+    with pytest.raises(ValueError, match=r"^velocities: 3 values for 2 masses$"):
+        rc.laws.apply("newton", masses=[1, 1], velocities=[1, 0, 0])
+    with pytest.raises(ValueError, match=r"^masses: ball 2 has mass -1"):
+        rc.laws.apply("newton", masses=[1, -1], velocities=[1, 0])
+    with pytest.raises(ValueError, match=r"^restitution: the newton law needs each value in \[0, 1\]$"):
+        rc.laws.apply("newton", masses=[1, 1], velocities=[1, 0], restitution=1.5)
+    with pytest.raises(ValueError, match=r"^order: only the sequential law takes it$"):
+        rc.laws.apply("newton", masses=[1, 1], velocities=[1, 0], order="left-to-right")
+    with pytest.raises(TypeError):
+        rc.Case(rods=[dict(length=object())])
+    with pytest.raises(TypeError):
+        rc.run(42)
