@@ -3,6 +3,8 @@
 // per-direction data are numpy arrays and whose to_dict() / to_csv() are `sweep --json` / `--csv`.
 #include "bindings.hpp"
 
+#include "rodcollide/input_error.hpp"
+
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/compare.hpp"
 #include "rodcollide/sweep.hpp"
@@ -126,9 +128,8 @@ void bind_compare(py::module_& m) {
         [](const Case& c, const std::optional<SolverOptions>& solver, long long directions,
            const std::optional<std::vector<std::string>>& laws, const std::optional<double>& restitution,
            std::pair<long long, long long> shard, unsigned threads, const std::optional<double>& linear_tolerance) {
-            if (directions < 1)  // as validate() says it, for numbers a size_t cannot hold
-                throw py::value_error(fmt::format("directions: must be between 1 and {} (the cap on a sweep's work), got {}",
-                                                  max_sweep_directions, directions));
+            // validate() below says the rest; negative numbers must not reach a size_t first.
+            input::require("directions", input::integer_within(directions, 1, max_sweep_directions));
             if (shard.first < 1 || shard.second < 1)
                 throw py::value_error(fmt::format("shard: k/n needs 1 <= k <= n <= directions ({}), got {}/{}", directions,
                                                   shard.first, shard.second));

@@ -25,27 +25,6 @@ struct AppliedLaw {
     laws::LawResult result;
 };
 
-/// Most balls `rodcollide laws` accepts: the laws use dense n x n matrices.
-constexpr Eigen::Index max_balls = 1000;
-
-/// The checks `rodcollide laws` makes on --masses and --velocities, with its messages.
-void check_balls(const Eigen::VectorXd& masses, const Eigen::VectorXd& velocities) {
-    const Eigen::Index n = masses.size();
-    if (n < 2) throw py::value_error(fmt::format("masses: need at least 2 balls, got {}", n));
-    if (n > max_balls) throw py::value_error(fmt::format("masses: at most {} balls, got {}", max_balls, n));
-    for (Eigen::Index i = 0; i < n; ++i) {
-        if (!(masses[i] > 0) || !std::isfinite(masses[i]))
-            throw py::value_error(fmt::format("masses: ball {} has mass {}; masses must be finite and > 0", i + 1, masses[i]));
-        if (!std::isfinite(1 / masses[i]))
-            throw py::value_error(fmt::format("masses: ball {} has mass {}, too small (1/m overflows)", i + 1, masses[i]));
-    }
-    if (velocities.size() != n)
-        throw py::value_error(fmt::format("velocities: {} values for {} masses", velocities.size(), n));
-    if (!velocities.allFinite()) throw py::value_error("velocities: must be finite");
-    if (!std::isfinite(kinetic_energy(masses, velocities)))
-        throw py::value_error("velocities: the kinetic energy overflows; choose smaller units");
-}
-
 }  // namespace
 
 void bind_laws(py::module_& m) {
@@ -85,7 +64,7 @@ void bind_laws(py::module_& m) {
         [](const std::string& law, const Eigen::VectorXd& masses, const Eigen::VectorXd& velocities,
            const std::optional<Eigen::VectorXd>& restitution, const std::optional<Eigen::MatrixXd>& restitution_matrix,
            const std::optional<std::string>& order, const std::optional<long long>& max_impacts) {
-            check_balls(masses, velocities);
+            laws::validate_balls(masses, velocities);
             laws::LawParameters p;
             p.law = law;
             if (restitution) p.restitution = *restitution;

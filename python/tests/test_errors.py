@@ -81,7 +81,7 @@ BAD_DICTS = {
     "no rods": (dict(title="t"), "<dict>:0: rod: missing; a case needs at least 2 rods, each a [[rod]] table"),
     "method": (dict(defaults=dict(length=1, area=1, density=1, youngs_modulus=1), rods=[{}, {}],
                     solver=dict(method="rk4")),
-               "<dict>:9: solver.method: unknown method \"rk4\"; valid: \"characteristics\", \"finite-difference\""),
+               "<dict>:9: solver.method: unknown method \"rk4\"; valid: characteristics, finite-difference"),
     "top level": (dict(rods=[{}, {}], methd="x"), "<dict>:1: methd: unknown key; expected one of: title, defaults, rod, solver"),
     "first gap": (dict(defaults=dict(length=1, area=1, density=1, youngs_modulus=1), rods=[dict(gap=0), {}]),
                   "<dict>:7: rod[0].gap: the first rod has no left neighbour, so no gap (a gap in [defaults] applies "
@@ -107,12 +107,12 @@ def test_keyword_solver_options_are_checked_as_in_solver():
     expected = {
         (("end_time", -1),): "<kwargs>:1: solver.end_time: must be > 0, got -1",
         (("method", "characteristics"), ("cells", 0)): "<kwargs>:2: solver.cells: must be > 0, got 0",
-        (("cells", 1.5),): "<kwargs>:1: solver.cells: must be an integer (e.g. 10_000), got a float (1.5)",
-        (("method", "rk4"),): "<kwargs>:1: solver.method: unknown method \"rk4\"; valid: \"characteristics\", "
-                              "\"finite-difference\"",
+        (("cells", 1.5),): "<kwargs>:1: solver.cells: must be an integer, got a float (1.5)",
+        (("method", "rk4"),): "<kwargs>:1: solver.method: unknown method \"rk4\"; valid: characteristics, "
+                              "finite-difference",
         (("cell", 10),): "<kwargs>:1: solver.cell: unknown key; did you mean \"cells\"?",
-        (("drop_tolerance", 1),): "<kwargs>:1: solver.drop_tolerance: must be >= 0 and < 1, got 1",
-        (("max_events", 10 ** 11),): "<kwargs>:1: solver.max_events: must be at most 10000000000, got 100000000000",
+        (("drop_tolerance", 1),): "<kwargs>:1: solver.drop_tolerance: must be in [0, 1), got 1",
+        (("max_events", 10 ** 11),): "<kwargs>:1: solver.max_events: must be in [1, 10000000000], got 100000000000",
     }
     for given, message in expected.items():
         for call in (rc.run, rc.compare):
@@ -137,7 +137,7 @@ def test_other_arguments_raise_value_error_naming_them():
     two = rc.load_case(CASE_FILES[0].parent / "seed000_two_rods.toml")
     with pytest.raises(ValueError, match=r"^rods: a sweep needs exactly 3 rods"):
         rc.sweep(two)
-    with pytest.raises(ValueError, match=r"^directions: must be between 1 and 1000000"):
+    with pytest.raises(ValueError, match=r"^directions: must be > 0, got 0$"):
         rc.sweep(three, directions=0)
     with pytest.raises(ValueError, match=r"^laws: "):
         rc.compare(three, laws=["newtn"])
@@ -151,13 +151,13 @@ def test_other_arguments_raise_value_error_naming_them():
         rc.field(three, x=1, t=5, end_time=2)
     with pytest.raises(ValueError, match=r"^method: field\(\) uses the exact solver"):
         rc.field(three, x=1, t=1, method="finite-difference")
-    with pytest.raises(ValueError, match=r"^law: unknown law 'newtn'"):
+    with pytest.raises(ValueError, match=r'^law: unknown law "newtn"; valid: sequential, newton, poisson, kinematic$'):
         rc.laws.apply("newtn", masses=[1, 1], velocities=[1, 0])
-    with pytest.raises(ValueError, match=r"^velocities: 3 values for 2 masses$"):
+    with pytest.raises(ValueError, match=r"^velocities: must have 2 values \(one per ball\), got 3$"):
         rc.laws.apply("newton", masses=[1, 1], velocities=[1, 0, 0])
-    with pytest.raises(ValueError, match=r"^masses: ball 2 has mass -1"):
+    with pytest.raises(ValueError, match=r"^masses: must be > 0, got -1 \(ball 2\)$"):
         rc.laws.apply("newton", masses=[1, -1], velocities=[1, 0])
-    with pytest.raises(ValueError, match=r"^restitution: the newton law needs each value in \[0, 1\]$"):
+    with pytest.raises(ValueError, match=r"^restitution: must be in \[0, 1\], got 1.5 \(value 1\)$"):
         rc.laws.apply("newton", masses=[1, 1], velocities=[1, 0], restitution=1.5)
     with pytest.raises(ValueError, match=r"^order: only the sequential law takes it$"):
         rc.laws.apply("newton", masses=[1, 1], velocities=[1, 0], order="left-to-right")

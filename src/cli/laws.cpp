@@ -26,7 +26,6 @@ namespace po = boost::program_options;
 using namespace rodcollide::laws;
 
 /// Longest chain `laws` accepts, and longest for --check-properties (thousands of law calls).
-constexpr Eigen::Index max_balls = 1000;
 constexpr Eigen::Index max_balls_properties = 32;
 
 Eigen::VectorXd parse_list(const std::string& text, const std::string& option) {
@@ -134,9 +133,7 @@ Request parse_request(const po::variables_map& vm) {
     q.masses = parse_list(required(vm, "masses"), "masses");
     q.velocities = parse_list(required(vm, "velocities"), "velocities");
     const Eigen::Index n = q.masses.size();
-    if (n > max_balls) throw InvalidInput("masses", fmt::format("at most {} balls, got {}", max_balls, n));
-    validate_masses(q.masses);
-    validate_velocities(q.masses, q.velocities);
+    laws::validate_balls(q.masses, q.velocities);
     if (vm.count("restitution")) q.law.restitution = parse_list(vm["restitution"].as<std::string>(), "restitution");
     if (vm.count("restitution-matrix"))
         q.law.restitution_matrix = parse_matrix(vm["restitution-matrix"].as<std::string>(), "restitution-matrix");

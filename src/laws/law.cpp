@@ -35,6 +35,13 @@ Eigen::MatrixXd restitution_matrix_of(const LawParameters& p, Eigen::Index conta
 
 }  // namespace
 
+void validate_balls(const Eigen::VectorXd& masses, const Eigen::VectorXd& velocities) {
+    if (masses.size() > max_law_balls)
+        throw InvalidInput("masses", fmt::format("at most {} balls, got {}", max_law_balls, masses.size()));
+    validate_masses(masses);
+    validate_velocities(masses, velocities);
+}
+
 void validate_law_parameters(const LawParameters& p, Eigen::Index balls) {
     const auto& names = law_names();
     if (std::find(names.begin(), names.end(), p.law) == names.end())

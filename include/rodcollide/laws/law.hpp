@@ -31,6 +31,15 @@ struct LawParameters {
 /// "sequential", "newton", "poisson", "kinematic".
 const std::vector<std::string>& law_names();
 
+/// Most bodies a law is applied to by `rodcollide laws` and from Python: the laws use dense
+/// n x n matrices (M, G), so n bounds their work and memory.
+inline constexpr Eigen::Index max_law_balls = 1000;
+
+/// The one check of the bodies a law is applied to: at most max_law_balls, then
+/// validate_masses() and validate_velocities() (impact_matrices.hpp). Throws InvalidInput with
+/// key "masses" or "velocities".
+void validate_balls(const Eigen::VectorXd& masses, const Eigen::VectorXd& velocities);
+
 /// Checks the parameters for a chain of `balls` bodies. Throws InvalidInput (input_error.hpp)
 /// naming the parameter as its key(): "law", "restitution", "restitution_matrix", "max_impacts".
 void validate_law_parameters(const LawParameters& p, Eigen::Index balls);
