@@ -1,5 +1,6 @@
-// Exact solver timings (issue 2 §7): the three-rod paper case (seed 000 §4.2) and a 10-rod
-// chain with mixed materials and gaps. Run: build/rodcollide_bench --benchmark_filter=Characteristics
+// Exact solver timings (targets: README, "Benchmarks"): the three-rod paper case
+// (Winandy & Leine 2015 §4.2) and a 10-rod chain with mixed materials and gaps. Run:
+// build/rodcollide_bench --benchmark_filter=Characteristics
 // --benchmark_repetitions=10 --benchmark_report_aggregates_only=true (main: bench/main.cpp)
 #include "../tests/chain_builders.hpp"
 #include "rodcollide/characteristics.hpp"

@@ -1,7 +1,7 @@
-// Finite-difference throughput (issue 4, "Speed"): cell-updates per second on one core for a
-// three-rod chain with ~1e4 cells (v and N, 160 kB, stay in L2) and ~1e7 cells (160 MB, streamed
-// from memory every step), and a STREAM triad a = b + s c on arrays of 2^24 doubles (128 MB each,
-// 4x the 32 MB L3) as the streaming reference.
+// Finite-difference throughput (targets: README, "Benchmarks"): cell-updates per second on one core
+// for a three-rod chain with ~1e4 cells (v and N, 160 kB, stay in L2) and ~1e7 cells (160 MB,
+// streamed from memory every step), and a STREAM triad a = b + s c on arrays of 2^24 doubles
+// (128 MB each, 4x the 32 MB L3) as the streaming reference.
 // Streaming bound. One core streaming from memory is limited by the cache lines it can bring
 // in (outstanding misses), not by write-backs. A triad element brings in 24 bytes (b, c, and the
 // line of `a`, read before it is written: write-allocate), which is also what STREAM counts. A

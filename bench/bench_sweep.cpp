@@ -1,4 +1,4 @@
-// Sweep timings (issue 5 §2, target: 3600 directions in under 1 s for three rods with the exact
+// Sweep timings (target: 3600 directions in under 1 s for three rods with the exact
 // solver): identical rods (the paper's), and lengths (1, 2, 1), on every hardware thread and on
 // one. Wall-clock time, since the sweep runs its own threads. Run:
 // build/rodcollide_bench --benchmark_filter=Sweep --benchmark_repetitions=10 --benchmark_report_aggregates_only=true

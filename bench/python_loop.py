@@ -1,8 +1,8 @@
-"""Benchmark (issue 12): a loop of 10,000 three-rod solves from Python, the median of several runs.
+"""Benchmark (README.md): a loop of 10,000 three-rod solves from Python, the median of several runs.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/python_loop.py [--repetitions 7] [--solves 10000]
 
-Three loops, each over the three identical rods of Winandy & Leine (seed 000 §4.2) with the
+Three loops, each over the three identical rods of Winandy & Leine (2015, §4.2) with the
 right rod's velocity varying, so that no two solves are the same:
   run            rc.run(case) on one Case built before the loop, reading final_velocities;
   dict + run     rc.Case(rods=[dict, dict, dict]) and rc.run() in every iteration;

@@ -1,6 +1,6 @@
-# Installation and CMake package of the library (issue 12). `cmake --install build --prefix DIR`
-# installs the library, the public headers, the CLI and DIR/lib/cmake/rodcollide/ (config, version,
-# exported targets), so that a downstream project can `find_package(rodcollide)` and link
+# Installation and CMake package of the library (docs/python.md). `cmake --install build --prefix
+# DIR` installs the library, the public headers, the CLI and DIR/lib/cmake/rodcollide/ (config,
+# version, exported targets), so that a downstream project can `find_package(rodcollide)` and link
 # rodcollide::rodcollide. The ctest tests below install into a temporary prefix and build a
 # downstream project against it (tests/downstream/).
 include(CMakePackageConfigHelpers)

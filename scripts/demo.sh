@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up (packages + CMake configure), builds, and runs a real case: the three-rod collision of
-# Winandy & Leine (seed 000 §4.2). Prints the outcome and writes its characteristics diagram.
+# Winandy & Leine (2015, §4.2). Prints the outcome and writes its characteristics diagram.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh

@@ -15,7 +15,7 @@ draw() {
   "$rodcollide" "$@" >/dev/null
 }
 
-# Seed 000 Fig. 6(a) and 6(b): characteristics diagrams with the region states of eqs (33), (35).
+# Winandy & Leine 2015 Fig. 6(a) and 6(b): characteristics diagrams with the region states of eqs (33), (35).
 # The sizes make x/l and t c/l equally long, so fronts run at 45 degrees as in the paper.
 draw diagram cases/seed000_two_rods.toml --out plots/seed000_two_rods.png --size 800x900
 draw diagram cases/seed000_three_rods.toml --out plots/seed000_three_rods.png --size 900x1000
@@ -26,8 +26,8 @@ draw diagram cases/saint_venant_short_striker.toml --kind force --out plots/sain
 draw diagram cases/saint_venant_short_striker.toml --kind displacement \
   --out plots/saint_venant_short_striker-displacement.png
 
-# The empirical cone map of the wave impact law: identical rods (seed 000's six cones exactly) and
-# rods of lengths (1, 2, 1), whose cone boundaries move and whose map is no longer non-expansive.
+# The empirical cone map of the wave impact law: identical rods (Winandy & Leine's six cones
+# exactly) and rods of lengths (1, 2, 1), whose cone boundaries move and whose map is no longer non-expansive.
 draw sweep cases/seed000_three_rods.toml --directions 3600 --plot plots/cone_map_identical_rods.png
 draw sweep cases/rods_1_2_1.toml --directions 3600 --plot plots/cone_map_rods_1_2_1.png
 

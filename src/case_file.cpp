@@ -1,4 +1,4 @@
-// Case files (issue 2 §2; reference: docs/case_file.md): TOML text, parsed by toml11, checked key
+// Case files (reference: docs/case_file.md): TOML text, parsed by toml11, checked key
 // by key against the schema below and turned into a Case {title, Chain, SolverOptions}. Every
 // input error becomes one CaseError line "FILE:LINE: KEY: message" naming the offending key's line.
 // Types are read by the shared typed reader (toml_input.hpp); the limits on values are the

@@ -1,4 +1,4 @@
-// Exact front-tracking solver (physics.md §1-2, §5; seed 000 §4, Table 1).
+// Exact front-tracking solver (docs/physics.md §1-2, §5; Winandy & Leine 2015 §4, Table 1).
 // It runs on the chain's elements and junctions (elements.hpp): junction j sits at the left end
 // of element j and the right end of element j-1. The field is stored as arrival histories (see
 // wave_field.hpp): a junction reads the invariant that arrives at it, and every value it emits is

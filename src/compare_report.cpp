@@ -81,7 +81,7 @@ std::string comparison_table(const Comparison& c) {
     fmt::format_to(out, "rigid model: {} rods, masses rho*A*L = {} kg, u- = {} m/s, every contact closed\n",
                    c.matrices.masses.size(), vector_text(c.matrices.masses), vector_text(c.velocities_pre));
     fmt::format_to(out, "gamma- = {} m/s", vector_text(w.gamma_pre));
-    if (c.cone) fmt::format_to(out, ": cone {} of seed 000 Fig. 4a", laws::cone_name(*c.cone));
+    if (c.cone) fmt::format_to(out, ": cone {} of Winandy & Leine 2015 Fig. 4a", laws::cone_name(*c.cone));
     fmt::format_to(out, "\n");
     if (c.has_gaps)
         fmt::format_to(out, "note: the case has gaps; the rigid laws ignore them (every contact closed at one instant)\n");
@@ -132,7 +132,7 @@ std::string comparison_table(const Comparison& c) {
     else
         fmt::format_to(out, "  effective energetic coefficient: undefined (no relative motion before impact)\n");
     if (c.restitution_column)
-        fmt::format_to(out, "  first column of E_n (seed 003 §7.1, rod 1 strikes the others): {}\n",
+        fmt::format_to(out, "  first column of E_n (Brogliato, Zhang & Liu 2012 §7.1, rod 1 strikes the others): {}\n",
                        vector_text(*c.restitution_column));
     else
         fmt::format_to(out, "  first column of E_n: not applicable ({})\n",

@@ -1,5 +1,5 @@
-// Contact history (contact_record.hpp; physics.md §1-2): gap, closings and openings, impulse and
-// compression intervals of each contact, shared by both solvers.
+// Contact history (contact_record.hpp; docs/physics.md §1-2): gap, closings and openings, impulse
+// and compression intervals of each contact, shared by both solvers.
 #include "rodcollide/contact_record.hpp"
 
 #include <algorithm>

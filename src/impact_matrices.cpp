@@ -1,4 +1,4 @@
-// M, W, G of a chain (seed 000 eqs 1-6) and their matrix-free counterparts.
+// M, W, G of a chain (Winandy & Leine 2015 eqs 1-6) and their matrix-free counterparts.
 #include "rodcollide/impact_matrices.hpp"
 
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
-// Junction physics (physics.md §1): open (two free ends), closed, and unilateral contact, and the
-// dispatch by junction kind that both solvers call.
+// Junction physics (docs/physics.md §1): open (two free ends), closed, and unilateral contact, and
+// the dispatch by junction kind that both solvers call.
 #include "rodcollide/interface.hpp"
 
 namespace rodcollide {

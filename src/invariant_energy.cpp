@@ -1,4 +1,4 @@
-// Energy from the Riemann invariants (invariant_energy.hpp; physics.md §1-2).
+// Energy from the Riemann invariants (invariant_energy.hpp; docs/physics.md §1-2).
 #include "rodcollide/invariant_energy.hpp"
 
 namespace rodcollide {

@@ -1,4 +1,4 @@
-// Outcome assembly shared by both solvers (outcome_builder.hpp; physics.md §2).
+// Outcome assembly shared by both solvers (outcome_builder.hpp; docs/physics.md §2).
 #include "rodcollide/outcome_builder.hpp"
 
 #include <fmt/format.h>

@@ -206,8 +206,8 @@ struct Layout {
 };
 
 /// Layout of an x-t picture. Full width, except on normalised axes (x/l, t c/l), where the plot
-/// area narrows so both axes have the same unit length and fronts run at 45 degrees, as in seed
-/// 000 Fig. 6, unless that would leave less than 40% of the width.
+/// area narrows so both axes have the same unit length and fronts run at 45 degrees, as in
+/// Winandy & Leine 2015 Fig. 6, unless that would leave less than 40% of the width.
 Layout xt_layout(const PlotOptions& o, const DiagramAxes& axes, double length, double t_end, bool colour_box) {
     Layout l;
     const double box = colour_box ? 0.11 : 0;  // colour box and its labels, right of the plot

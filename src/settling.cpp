@@ -1,4 +1,4 @@
-// End excursions of free-free rods and the no-further-contact bound (physics.md §2).
+// End excursions of free-free rods and the no-further-contact bound (docs/physics.md §2).
 #include "rodcollide/settling.hpp"
 
 #include <algorithm>

@@ -171,7 +171,7 @@ std::optional<double> meeting_direction(const Eigen::Matrix2d& A, const Eigen::M
     return std::nullopt;
 }
 
-/// Fills the seed 000 comparison of a finished cone.
+/// Fills the Winandy & Leine 2015 comparison of a finished cone.
 void compare_with_seed(EmpiricalCone& c) {
     const double width = c.end - c.begin;
     c.begin = wrap360(c.begin);

@@ -26,7 +26,7 @@ std::string quoted(const std::string& s) {
 }
 
 /// Index 0: one line per direction (theta, gamma1-, gamma2-, colour, error per law).
-/// Index 1: seed 000 boundary rays; index 2: empirical boundary rays (located ones).
+/// Index 1: Winandy & Leine 2015 boundary rays; index 2: empirical boundary rays (located ones).
 std::string plot_data(const SweepResult& r) {
     std::string s = "# theta_deg gamma1_pre gamma2_pre colour error_per_law...\n";
     auto out = std::back_inserter(s);
@@ -50,7 +50,7 @@ std::string plot_data(const SweepResult& r) {
         const double a = degrees * std::numbers::pi / 180;
         fmt::format_to(out, "0 0\n{:.10g} {:.10g}\n\n", 1.25 * std::cos(a), 1.25 * std::sin(a));
     };
-    fmt::format_to(out, "\n\n# seed 000 cone boundaries\n");
+    fmt::format_to(out, "\n\n# Winandy & Leine 2015 cone boundaries\n");
     for (laws::Cone c : laws::all_cones) ray(seed_cone_range(c).first);
     fmt::format_to(out, "\n# empirical boundaries\n0 0\n0 0\n\n");
     for (const EmpiricalCone& c : r.cone_map)
@@ -74,7 +74,7 @@ std::string plot_script(const SweepResult& r, const fs::path& image, const std::
     // Left: the gamma- plane.
     s += "set size ratio -1\nset xrange [-1.45:1.45]\nset yrange [-1.45:1.45]\n"
          "set xlabel 'gamma_1^-'\nset ylabel 'gamma_2^-'\nset title 'empirical cones (colours; grey: not linear) "
-         "and seed 000 cones (dashed)'\nunset key\n";
+         "and Winandy & Leine 2015 cones (dashed)'\nunset key\n";
     int label = 1;
     for (laws::Cone c : laws::all_cones) {
         const auto [b, e] = seed_cone_range(c);
@@ -89,7 +89,7 @@ std::string plot_script(const SweepResult& r, const fs::path& image, const std::
     // Right: the errors against theta.
     s += "set size noratio\nset xrange [0:360]\nset autoscale y\nset logscale y\nset format y '10^{%T}'\n"
          "set xtics 45\nset xlabel 'theta [deg]'\nset ylabel '||gamma^+_{law} - gamma^+_{wave}||_{G^{-1}} / "
-         "||gamma^-||_{G^{-1}}'\nset title 'error of each law against the wave map (seed 000 boundaries dashed)'\n"
+         "||gamma^-||_{G^{-1}}'\nset title 'error of each law against the wave map (Winandy & Leine 2015 boundaries dashed)'\n"
          "set key top left\n";
     for (laws::Cone c : laws::all_cones)
         fmt::format_to(out, "set arrow from {0:.6g}, graph 0 to {0:.6g}, graph 1 nohead dt 2 lc rgb '#555555'\n",

@@ -62,7 +62,7 @@ std::string sweep_table(const SweepResult& r) {
                    fmt::join(list(r.lengths), ", "), fmt::join(list(r.masses), ", "),
                    fmt::join(list(r.impedances), ", "), fmt::join(list(r.transit_times), ", "));
 
-    fmt::format_to(out, "\nlargest error per cone of gamma- (seed 000 Fig. 4a), "
+    fmt::format_to(out, "\nlargest error per cone of gamma- (Winandy & Leine 2015 Fig. 4a), "
                         "error = ||gamma+_law - gamma+_wave||_G^-1 / ||gamma-||_G^-1:\n");
     fmt::format_to(out, "{:<5} {:<12} {:>10}", "cone", "range [deg]", "directions");
     for (const SweepLaw& l : r.laws) fmt::format_to(out, "  {:>12} {:>8}", l.law, "at [deg]");
@@ -84,7 +84,7 @@ std::string sweep_table(const SweepResult& r) {
                         "(secant matrices equal to {:.0e});\n~ marks a boundary known only to the nearest direction\n",
                    r.linear_tolerance);
     if (r.cone_map.empty()) fmt::format_to(out, "  (needs at least 3 directions)\n");
-    fmt::format_to(out, "{:<26} {:>10}  {:<36} {:<22} {}\n", "range [deg]", "directions", "J", "seed 000 cone",
+    fmt::format_to(out, "{:<26} {:>10}  {:<36} {:<22} {}\n", "range [deg]", "directions", "J", "Winandy & Leine cone",
                    "max |J - Q|");
     for (const EmpiricalCone& c : r.cone_map) {
         const std::string seed = fmt::format("{} {}", laws::cone_name(c.seed_cone),

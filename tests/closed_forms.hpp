@@ -1,7 +1,7 @@
-// Closed-form outcomes every solver must reproduce (physics.md §2), checked the same way for each:
+// Closed-form outcomes every solver must reproduce (docs/physics.md §2), checked the same way for each:
 // de Saint-Venant's striker and target, and the rigid elastic two-body result for equal transit
-// times; seed 000's simultaneous opening. Also the example case files, for tests that run every
-// one.
+// times; Winandy & Leine's simultaneous opening. Also the example case files, for tests that run
+// every one.
 #pragma once
 
 #include "chain_builders.hpp"
@@ -52,8 +52,8 @@ std::vector<Outcome> check_rigid_two_body(Solve solve) {
     return outcomes;
 }
 
-/// Seed 000 Fig. 6(b), points B and C: the two contacts of three identical rods open at the same
-/// instant t, which a solver handling arrivals one at a time would miss.
+/// Winandy & Leine 2015 Fig. 6(b), points B and C: the two contacts of three identical rods open at
+/// the same instant t, which a solver handling arrivals one at a time would miss.
 inline void check_simultaneous_openings(const std::vector<ContactEvent>& events, double t) {
     std::vector<double> openings;
     for (const ContactEvent& e : events)

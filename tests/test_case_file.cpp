@@ -1,4 +1,4 @@
-// Case files (issue 2 §2, docs/case_file.md): every example in cases/ loads with the values its
+// Case files (docs/case_file.md): every example in cases/ loads with the values its
 // comments describe, and every kind of bad input gives exactly one line "FILE:LINE: KEY: message"
 // naming the file, the offending key's line and the key path.
 #include "rodcollide/case_file.hpp"
@@ -114,9 +114,9 @@ TEST_CASE("every example in cases/ loads, documents its outcome and is listed", 
         CHECK(names.count(required) == 1);
 }
 
-TEST_CASE("seed 000 cases: identical unit rods with the paper's velocities", "[case_file]") {
+TEST_CASE("Winandy & Leine 2015 cases: identical unit rods with the paper's velocities", "[case_file]") {
     const Case two = load_case(cases_dir / "seed000_two_rods.toml");
-    CHECK(two.title == "seed 000: two identical rods");
+    CHECK(two.title == "Winandy & Leine 2015: two identical rods");
     REQUIRE(two.chain.size() == 2);
     CHECK(two.chain.initial_velocities() == Eigen::Vector2d(1, 0));
     CHECK(two.chain.masses() == Eigen::Vector2d(1, 1));

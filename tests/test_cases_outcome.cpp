@@ -1,5 +1,5 @@
 // Every example in cases/ solved exactly: momentum and total energy conserved to 1e-12 relative,
-// M(u+ - u-) = W Lambda, Lambda >= 0, and settled (issue 2 §6).
+// M(u+ - u-) = W Lambda, Lambda >= 0, and settled (docs/physics.md §2).
 #include "closed_forms.hpp"
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/impact_matrices.hpp"

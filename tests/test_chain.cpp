@@ -1,4 +1,4 @@
-// Rod and Chain: derived quantities (physics.md §1) and the invariants every Chain satisfies.
+// Rod and Chain: derived quantities (docs/physics.md §1) and the invariants every Chain satisfies.
 #include "chain_builders.hpp"
 #include "rodcollide/chain.hpp"
 

@@ -1,5 +1,5 @@
-// Exact solver against seed 000 §4 (region tables 33 and 35, eq. 36), de Saint-Venant's closed
-// forms, the rigid two-body result for equal transit times, the sorting of velocities by
+// Exact solver against Winandy & Leine 2015 §4 (region tables 33 and 35, eq. 36), de Saint-Venant's
+// closed forms, the rigid two-body result for equal transit times, the sorting of velocities by
 // identical rods, and conservation laws on random chains.
 #include "chain_builders.hpp"
 #include "closed_forms.hpp"
@@ -40,7 +40,7 @@ void check_conservation(const Outcome& o, double tol = 1e-12) {
 
 }  // namespace
 
-TEST_CASE("seed 000 eq. (33): two identical rods, region states and exchange", "[characteristics][seed000]") {
+TEST_CASE("Winandy & Leine 2015 eq. (33): two identical rods, region states and exchange", "[characteristics][seed000]") {
     const double v = 1.0;  // l = c = 1: regions located in units of l and l/c
     const auto s = solve_characteristics(identical_rods({v, 0}), {});
     check_region(s.field, 0.2, 0.1, 0, v);          // 1: left rod before the wave
@@ -60,7 +60,7 @@ TEST_CASE("seed 000 eq. (33): two identical rods, region states and exchange", "
     check_conservation(s.outcome);
 }
 
-TEST_CASE("seed 000 eq. (35)-(36): three identical rods, regions, simultaneous opening", "[characteristics][seed000]") {
+TEST_CASE("Winandy & Leine 2015 eq. (35)-(36): three identical rods, regions, simultaneous opening", "[characteristics][seed000]") {
     const double v = 1.0;
     const auto s = solve_characteristics(identical_rods({2 * v, 0, -v}), {});
     const WaveField& f = s.field;
@@ -85,7 +85,7 @@ TEST_CASE("seed 000 eq. (35)-(36): three identical rods, regions, simultaneous o
     check_region(f, 2.8, 2.5, 0, 2 * v);               // 13
     check_region(f, 2.5, 3.5, 0, 2 * v);
 
-    // Eq. (36) with the sign the extraction lost (physics.md §1): u+ = (-v, 0, 2v), so
+    // Eq. (36) with the sign the extraction lost (docs/physics.md §1): u+ = (-v, 0, 2v), so
     // gamma- = (-2v, -v) -> gamma+ = (v, 2v) = Q_III gamma-.
     const Eigen::VectorXd u = s.outcome.final_velocities();
     CHECK(u.isApprox(Eigen::Vector3d(-v, 0, 2 * v)));
@@ -121,7 +121,7 @@ TEST_CASE("equal transit times, impedance ratio r: the rigid elastic two-body re
 }
 
 TEST_CASE("three identical touching rods sort their velocities, in all six cones", "[characteristics][cones]") {
-    // Cones of seed 000 Fig. 4(a) by the angle of gamma- = (u2 - u1, u3 - u2), in degrees.
+    // Cones of Winandy & Leine 2015 Fig. 4(a) by the angle of gamma- = (u2 - u1, u3 - u2), in degrees.
     struct Cone { const char* name; double from, to; };
     const Cone cones[] = {{"I", 0, 90},      {"IIa", 90, 135},  {"IIb", 135, 180},
                           {"III", 180, 270}, {"IVb", 270, 315}, {"IVa", 315, 360}};

@@ -32,7 +32,7 @@ TEST_CASE("compare: three identical rods struck at (1,0,0), the README's worked 
     const Comparison c = compare("struck", identical_rods({1, 0, 0}), {});
     // The wave passes through identical rods unchanged: the last rod leaves with the striker's speed.
     CHECK(gap(c.wave.final_velocities(), Eigen::Vector3d(0, 0, 1)) <= 1e-12);
-    // Newton, eps = 1: all contacts at once (physics.md §3).
+    // Newton, eps = 1: all contacts at once (docs/physics.md §3).
     const LawComparison& newton = law(c, "newton");
     CHECK(gap(newton.result.velocities_post, Eigen::Vector3d(-1.0 / 3, 2.0 / 3, 2.0 / 3)) <= 1e-12);
     // ||(-1/3, 2/3, -1/3)||_M / ||(2/3, -1/3, -1/3)||_M = sqrt(2/3) / sqrt(2/3).
@@ -52,8 +52,9 @@ TEST_CASE("compare: three identical rods struck at (1,0,0), the README's worked 
 TEST_CASE("compare: the implied first column of E_n for equal masses struck by rod 1", "[compare][restitution]") {
     // Derived by hand: gamma- = (-V, 0, ..., 0) and the wave gives u+ = (0, ..., 0, V), so
     // gamma+ = (0, ..., 0, V). Equal masses: D = sqrt(2/m) I, and the kinematic law
-    // D^-1 gamma+ = -E_n D^-1 gamma- gives E_n[:, 0] = gamma+ / V = (0, ..., 0, 1) (seed 003 eq. 57,
-    // for four balls (59): q4+ = (1 + e1 + 2 e21 + 3 e31)/4 = 1 with e1 = e21 = 0 gives e31 = 1).
+    // D^-1 gamma+ = -E_n D^-1 gamma- gives E_n[:, 0] = gamma+ / V = (0, ..., 0, 1)
+    // (Brogliato, Zhang & Liu 2012 eq. 57, for four balls (59): q4+ = (1 + e1 + 2 e21 + 3 e31)/4 = 1
+    // with e1 = e21 = 0 gives e31 = 1).
     for (std::size_t n : {2, 3, 4, 6}) {
         std::vector<double> u(n, 0.0);
         u[0] = 2.5;  // any V
@@ -81,7 +82,7 @@ TEST_CASE("compare: the kinematic law with the implied column reproduces the wav
 TEST_CASE("compare: the implied column is not defined unless rod 1 alone strikes touching rods", "[compare][restitution]") {
     CHECK_FALSE(compare("", identical_rods({2, 0, -1}), {}, CompareOptions{{"sequential"}, {}, false}).restitution_column);
     CHECK_FALSE(compare("", identical_rods({0, 1, 0}), {}, CompareOptions{{"sequential"}, {}, false}).restitution_column);
-    // Gaps: not the configuration of seed 003 §7.1 (balls 2-4 in contact).
+    // Gaps: not the configuration of Brogliato, Zhang & Liu 2012 §7.1 (balls 2-4 in contact).
     const Chain gapped({make_rod(1, 1), make_rod(1, 0, 0.1), make_rod(1, 0)});
     const Comparison g = compare("", gapped, {}, CompareOptions{{"sequential"}, {}, false});
     CHECK(g.has_gaps);
@@ -137,8 +138,8 @@ TEST_CASE("compare: the wave outcome as an impact law, with the sampled wave map
     CHECK(c.rigid_energy_share == Approx(1).epsilon(1e-12));
     REQUIRE(c.wave_map_properties);
     const laws::PropertyReport& p = *c.wave_map_properties;
-    // For identical rods the wave map is the sequential law: non-expansive with ratio 1 (seed 000
-    // Thm 1), not cyclically monotone (eq. 49), positively homogeneous, continuous.
+    // For identical rods the wave map is the sequential law: non-expansive with ratio 1
+    // (Winandy & Leine 2015 Thm 1), not cyclically monotone (eq. 49), positively homogeneous, continuous.
     CHECK(p.non_expansive.holds);
     CHECK(p.non_expansive.max_ratio == Approx(1).epsilon(1e-9));
     CHECK(p.monotone.holds);

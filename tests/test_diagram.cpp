@@ -1,5 +1,5 @@
-// Diagram data against seed 000 §4: the fronts of Fig. 6(a)/(b) (segments at 45 degrees for
-// l = c = 1), the contact openings A, B and C, and every region of tables (33) and (35)
+// Diagram data against Winandy & Leine 2015 §4: the fronts of Fig. 6(a)/(b) (segments at 45 degrees
+// for l = c = 1), the contact openings A, B and C, and every region of tables (33) and (35)
 // labelled with its state at the right place. Also the label texts, the visual threshold, and
 // the exact displacement against closed forms.
 #include "chain_builders.hpp"
@@ -78,7 +78,7 @@ void check_regions(const CharacteristicsDiagram& d, const std::vector<TableRegio
 
 }  // namespace
 
-TEST_CASE("seed 000 Fig. 6(a): fronts, contact A and the regions of eq. (33)", "[diagram][seed000]") {
+TEST_CASE("Winandy & Leine 2015 Fig. 6(a): fronts, contact A and the regions of eq. (33)", "[diagram][seed000]") {
     const CharacteristicsDiagram d = diagram_of(identical_rods({1, 0}), 3);
     // Compression fronts leave the contact at t = 0, reflect at the free ends as unloading
     // fronts and meet at the contact at t = 2 (point A), where it opens.
@@ -105,7 +105,7 @@ TEST_CASE("seed 000 Fig. 6(a): fronts, contact A and the regions of eq. (33)", "
     CHECK(d.axes.x_label == "x/l");
 }
 
-TEST_CASE("seed 000 Fig. 6(b): fronts, contacts B and C and the regions of eq. (35)", "[diagram][seed000]") {
+TEST_CASE("Winandy & Leine 2015 Fig. 6(b): fronts, contacts B and C and the regions of eq. (35)", "[diagram][seed000]") {
     const CharacteristicsDiagram d = diagram_of(identical_rods({2, 0, -1}), 4);
     // Jumps of the invariants between the regions of table (35): alpha = v - c u_x fronts run
     // right, beta = v + c u_x fronts run left.

@@ -1,6 +1,6 @@
 // Finite-difference solver at Courant 1, where it is the method of characteristics (Bacon 1993):
 // every grid sample equals the exact field and the outcome equals the exact solver's to rounding
-// (seed 000 §4, de Saint-Venant, equal transit times). Also: grid choice, conservation
+// (Winandy & Leine 2015 §4, de Saint-Venant, equal transit times). Also: grid choice, conservation
 // (momentum, M(u+ - u-) = W Lambda, Lambda >= 0), the energy drift, stability at Courant < 1,
 // horizons, the resolution limits and the field history.
 #include "chain_builders.hpp"
@@ -126,7 +126,7 @@ TEST_CASE("grid choice: Courant 1 where the transit times are commensurate, <= 1
     }
 }
 
-TEST_CASE("seed 000 eq. (33) at Courant 1: every grid sample is the exact region state", "[finite-difference][seed000]") {
+TEST_CASE("Winandy & Leine 2015 eq. (33) at Courant 1: every grid sample is the exact region state", "[finite-difference][seed000]") {
     const double v = 1.0;
     const Chain chain = identical_rods({v, 0});
     CHECK(largest_sample_difference(chain, 10, 3.0) <= 1e-14);
@@ -149,7 +149,7 @@ TEST_CASE("seed 000 eq. (33) at Courant 1: every grid sample is the exact region
     check_conservation(o);
 }
 
-TEST_CASE("seed 000 eq. (35)-(36) at Courant 1: regions, reversal, simultaneous opening", "[finite-difference][seed000]") {
+TEST_CASE("Winandy & Leine 2015 eq. (35)-(36) at Courant 1: regions, reversal, simultaneous opening", "[finite-difference][seed000]") {
     const double v = 1.0;
     const Chain chain = identical_rods({2 * v, 0, -v});
     CHECK(largest_sample_difference(chain, 10, 4.0) <= 1e-14);

@@ -1,4 +1,4 @@
-// M, W, G of seed 000 eq. (3) and (6), and the matrix-free forms against the dense ones.
+// M, W, G of Winandy & Leine 2015 eq. (3) and (6), and the matrix-free forms against the dense ones.
 #include "rodcollide/impact_matrices.hpp"
 
 #include <catch2/catch.hpp>
@@ -9,7 +9,7 @@
 
 using namespace rodcollide;
 
-TEST_CASE("impact matrices of three equal balls match seed 000 eq. (3)", "[impact_matrices]") {
+TEST_CASE("impact matrices of three equal balls match Winandy & Leine 2015 eq. (3)", "[impact_matrices]") {
     const double m = 2.0;
     const ImpactMatrices im = impact_matrices(Eigen::Vector3d(m, m, m));
     Eigen::MatrixXd W(3, 2);

@@ -1,5 +1,5 @@
-// Seed 003's kinematic law: formulas (59) and (63) of §7, the errata counterexample of
-// physics.md §4, the normalisation D, and Moreau's law as E_n = e I.
+// Brogliato, Zhang & Liu's kinematic law: formulas (59) and (63) of §7, the errata counterexample
+// of docs/physics.md §4, the normalisation D, and Moreau's law as E_n = e I.
 #include "rodcollide/impact_matrices.hpp"
 #include "rodcollide/laws/kinematic.hpp"
 #include "rodcollide/laws/newton.hpp"
@@ -24,7 +24,7 @@ Eigen::Matrix3d restitution_matrix(RandomChains& rnd) {
 
 }  // namespace
 
-TEST_CASE("seed 003 §7.1 formula (59) for several restitution matrices", "[laws][kinematic]") {
+TEST_CASE("Brogliato, Zhang & Liu 2012 §7.1 formula (59) for several restitution matrices", "[laws][kinematic]") {
     RandomChains rnd(61);
     std::vector<Eigen::Matrix3d> matrices{Eigen::Matrix3d::Identity(), Eigen::Matrix3d::Zero()};
     Eigen::Matrix3d first_column = Eigen::Matrix3d::Zero();
@@ -44,7 +44,7 @@ TEST_CASE("seed 003 §7.1 formula (59) for several restitution matrices", "[laws
         // (57): the normalised post-impact velocity is the first column of E_n (times sqrt(m/2)).
         CHECK((r.gamma_post - E.col(0)).lpNorm<Eigen::Infinity>() < 1e-14);
         // Energy from the velocities: 16 T+/T- = 4 + 12 e1^2 + 16 e21^2 + 12 e31^2 + 16 e1 e21
-        // + 8 e1 e31 + 16 e21 e31, i.e. the G^-1 form of gamma+ = E e_1 (physics.md §4), not (60).
+        // + 8 e1 e31 + 16 e21 e31, i.e. the G^-1 form of gamma+ = E e_1 (docs/physics.md §4), not (60).
         const double ratio = (4 + 12 * e1 * e1 + 16 * e21 * e21 + 12 * e31 * e31 + 16 * e1 * e21 + 8 * e1 * e31 +
                               16 * e21 * e31) / 16;
         CHECK(r.energy_ratio == Approx(ratio).epsilon(1e-13));
@@ -53,7 +53,7 @@ TEST_CASE("seed 003 §7.1 formula (59) for several restitution matrices", "[laws
     }
 }
 
-TEST_CASE("seed 003 §7.2 velocities (63); the p23 printed there is a misprint", "[laws][kinematic]") {
+TEST_CASE("Brogliato, Zhang & Liu 2012 §7.2 velocities (63); the p23 printed there is a misprint", "[laws][kinematic]") {
     RandomChains rnd(62);
     const double m = 0.9;
     for (int t = 0; t < 20; ++t) {
@@ -70,7 +70,7 @@ TEST_CASE("seed 003 §7.2 velocities (63); the p23 printed there is a misprint",
     }
 }
 
-TEST_CASE("seed 003 condition (60) is not the energy balance: first column (0, 1, 0) gains energy",
+TEST_CASE("Brogliato, Zhang & Liu 2012 condition (60) is not the energy balance: first column (0, 1, 0) gains energy",
           "[laws][kinematic]") {
     Eigen::Matrix3d E = Eigen::Matrix3d::Zero();
     E(1, 0) = 1;  // e1^2 + e21^2 + e31^2 = 1: conservative according to (60)
@@ -85,7 +85,7 @@ TEST_CASE("seed 003 condition (60) is not the energy balance: first column (0, 1
 TEST_CASE("errata counterexample: e12 = e21 = 1 gains energy, T+/T- = 1.25, flagged", "[laws][kinematic]") {
     Eigen::Matrix3d E = Eigen::Matrix3d::Zero();
     E(0, 1) = E(1, 0) = 1;
-    // E is symmetric with eigenvalues -1, 0, 1: it passes seed 003 Prop. 1 ...
+    // E is symmetric with eigenvalues -1, 0, 1: it passes Brogliato, Zhang & Liu 2012 Prop. 1 ...
     CHECK(Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(E).eigenvalues().cwiseAbs().maxCoeff() <= 1);
     const LawResult r = kinematic_law(four_balls(1.3), Eigen::Vector4d(1, 0, 0, 0), E);
     // ... yet energy is gained.
@@ -97,7 +97,8 @@ TEST_CASE("errata counterexample: e12 = e21 = 1 gains energy, T+/T- = 1.25, flag
 }
 
 TEST_CASE("the normalisation D = diag(sqrt(G_kk)) scales off-diagonal restitution", "[laws][kinematic]") {
-    // Equal masses: gamma / D = sqrt(m/2) gamma (the corrected factor of seed 003 §7).
+    // Equal masses: gamma / D = sqrt(m/2) gamma (the corrected factor of
+    // Brogliato, Zhang & Liu 2012 §7).
     const double m = 3.0;
     CHECK(kinematic_normalisation(four_balls(m)).isApprox(Eigen::Vector3d::Constant(std::sqrt(2 / m))));
     // Masses (1, 2, 4): D = (sqrt(3/2), sqrt(3/4)). With E_n = [0 1; 0 0] and gamma- = (0, -1),
@@ -149,7 +150,7 @@ TEST_CASE("Moreau with a global e is E_n = e I: always for approaching contacts;
     }
     CHECK(equal > 50);
     CHECK(differ > 50);
-    // Seed 003 §7.1 input: every contact active, the two laws agree (Remark 10).
+    // Brogliato, Zhang & Liu 2012 §7.1 input: every contact active, the two laws agree (Remark 10).
     const LawResult kin = kinematic_law(four_balls(1), Eigen::Vector4d(1, 0, 0, 0), 0.7 * Eigen::Matrix3d::Identity());
     const LawResult moreau = newton_law(four_balls(1), Eigen::Vector4d(1, 0, 0, 0), Eigen::Vector3d::Constant(0.7));
     CHECK((kin.velocities_post - moreau.velocities_post).norm() < 1e-15);

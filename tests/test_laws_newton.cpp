@@ -1,5 +1,5 @@
 // The generalized Newton law: the cradle values, the LCP against the prox forms (26) and (27) of
-// seed 002 computed independently, complementarity with per-contact eps, Thm 1 and Thm 3.
+// Leine & Baumann 2014 computed independently, complementarity with per-contact eps, Thm 1 and Thm 3.
 #include "rodcollide/impact_matrices.hpp"
 #include "rodcollide/laws/law.hpp"
 #include "rodcollide/laws/newton.hpp"
@@ -19,8 +19,8 @@ using rodcollide::testing::subset;
 
 namespace {
 
-// prox^P_{R+^k}(z) = argmin_{x >= 0} |x - z|_P (seed 002 eqs 36-37): x >= 0, P (x - z) >= 0,
-// complementary, i.e. the LCP (P, -P z), solved here by enumerating every free set.
+// prox^P_{R+^k}(z) = argmin_{x >= 0} |x - z|_P (Leine & Baumann 2014 eqs 36-37): x >= 0, P
+// (x - z) >= 0, complementary, i.e. the LCP (P, -P z), solved here by enumerating every free set.
 Eigen::VectorXd prox_orthant(const Eigen::MatrixXd& P, const Eigen::VectorXd& z) {
     return enumerate_lcp(P, -P * z);
 }
@@ -101,7 +101,7 @@ TEST_CASE("Newton with one eps per contact: complementarity 0 <= Lambda ⊥ gamm
 TEST_CASE("Newton with a separating contact that gets pushed: flagged kinematically inconsistent",
           "[laws][newton]") {
     // gamma- = (-1, 0.01): the impact at contact 1 pushes ball 2 into ball 3, contact 2 carries an
-    // impulse and Newton's rule gamma+_2 = -eps gamma-_2 makes it approach (seed 002 after eq. 9).
+    // impulse and Newton's rule gamma+_2 = -eps gamma-_2 makes it approach (Leine & Baumann 2014 after eq. 9).
     const ImpactMatrices im = impact_matrices(Eigen::Vector3d(1, 1, 1));
     const LawResult r = newton(im, Eigen::Vector3d(1, 0, 0.01), 1);
     CHECK(r.impulses[1] > 0);
@@ -110,7 +110,7 @@ TEST_CASE("Newton with a separating contact that gets pushed: flagged kinematica
     CHECK(r.consistency.kinetic);
 }
 
-TEST_CASE("seed 002: global eps is maximal monotone and cyclically monotone (sampled)", "[laws][newton]") {
+TEST_CASE("Leine & Baumann 2014: global eps is maximal monotone and cyclically monotone (sampled)", "[laws][newton]") {
     RandomChains rnd(43);
     for (double eps : {0.0, 0.4, 1.0}) {
         const ImpactMatrices im = impact_matrices(rnd.masses(4));
@@ -126,7 +126,7 @@ TEST_CASE("seed 002: global eps is maximal monotone and cyclically monotone (sam
     }
 }
 
-TEST_CASE("seed 002 Thm 3: Delta G positive semi-definite gives monotone; strongly coupled contacts "
+TEST_CASE("Leine & Baumann 2014 Thm 3: Delta G positive semi-definite gives monotone; strongly coupled contacts "
           "with very different eps are expansive",
           "[laws][newton]") {
     auto report = [](const Eigen::VectorXd& masses, const Eigen::VectorXd& eps) {

@@ -72,7 +72,7 @@ TEST_CASE("properties: a jump is found by continuity, an offset by homogeneity",
     CHECK(o.continuous.holds);
 }
 
-TEST_CASE("seed 002 Thm 1: 2 (dgamma_bar)^T dLambda = |dgamma+|^2 - |dgamma-|^2 in G^-1, any law",
+TEST_CASE("Leine & Baumann 2014 Thm 1: 2 (dgamma_bar)^T dLambda = |dgamma+|^2 - |dgamma-|^2 in G^-1, any law",
           "[laws][properties]") {
     RandomChains rnd(81);
     const ImpactMatrices& im = chain();

@@ -1,5 +1,5 @@
-// The Sequential Impact Law: seed 000 eqs (23)-(24), P1-P3, Thm 1, the ABC cycle (45)-(49), the
-// thin-rod outcome (36), and the generalisation by two-ball impacts for any chain.
+// The Sequential Impact Law: Winandy & Leine 2015 eqs (23)-(24), P1-P3, Thm 1, the ABC cycle
+// (45)-(49), the thin-rod outcome (36), and the generalisation by two-ball impacts for any chain.
 #include "rodcollide/impact_matrices.hpp"
 #include "rodcollide/laws/law.hpp"
 #include "rodcollide/laws/properties.hpp"
@@ -26,7 +26,7 @@ Eigen::Matrix2d mat(double a, double b, double c, double d) {
 }
 
 // The boundary rays between neighbouring cones, counter-clockwise from the positive gamma1 axis
-// (seed 000 Fig. 4): ray k separates cones[k] and cones[k+1 mod 6].
+// (Winandy & Leine 2015 Fig. 4): ray k separates cones[k] and cones[k+1 mod 6].
 const Cone ccw_cones[] = {Cone::I, Cone::IIa, Cone::IIb, Cone::III, Cone::IVb, Cone::IVa};
 const Eigen::Vector2d ccw_rays[] = {{0, 1}, {-1, 1}, {-1, 0}, {0, -1}, {1, -1}, {1, 0}};
 
@@ -47,7 +47,7 @@ Eigen::Vector2d interior_point(Cone c, RandomChains& rnd) {
 
 }  // namespace
 
-TEST_CASE("seed 000 eq. (23): the six matrices Q_i", "[laws][sequential]") {
+TEST_CASE("Winandy & Leine 2015 eq. (23): the six matrices Q_i", "[laws][sequential]") {
     CHECK(cone_matrix(Cone::I) == mat(1, 0, 0, 1));
     CHECK(cone_matrix(Cone::IIa) == mat(-1, 0, 1, 1));
     CHECK(cone_matrix(Cone::IIb) == mat(0, 1, -1, -1));
@@ -56,7 +56,7 @@ TEST_CASE("seed 000 eq. (23): the six matrices Q_i", "[laws][sequential]") {
     CHECK(cone_matrix(Cone::IVb) == mat(-1, -1, 1, 0));
 }
 
-TEST_CASE("seed 000 eq. (24): IIb, IVb and III are sequences of the two-ball impacts IIa and IVa",
+TEST_CASE("Winandy & Leine 2015 eq. (24): IIb, IVb and III are sequences of the two-ball impacts IIa and IVa",
           "[laws][sequential]") {
     const Eigen::Matrix2d IIa = cone_matrix(Cone::IIa), IVa = cone_matrix(Cone::IVa);
     CHECK(cone_matrix(Cone::IIb) == IVa * IIa);
@@ -68,7 +68,7 @@ TEST_CASE("seed 000 eq. (24): IIb, IVb and III are sequences of the two-ball imp
     CHECK(IVa * IVa == Eigen::Matrix2d::Identity());
 }
 
-TEST_CASE("seed 000 P3: each cone is spanned by the columns of Q_i^-1 and maps onto the first quadrant",
+TEST_CASE("Winandy & Leine 2015 P3: each cone is spanned by the columns of Q_i^-1 and maps onto the first quadrant",
           "[laws][sequential]") {
     RandomChains rnd(31);
     for (int k = 0; k < 6; ++k) {
@@ -90,14 +90,14 @@ TEST_CASE("seed 000 P3: each cone is spanned by the columns of Q_i^-1 and maps o
     }
 }
 
-TEST_CASE("seed 000 P1: Q_i v = Q_j v on the boundary ray between neighbouring cones", "[laws][sequential]") {
+TEST_CASE("Winandy & Leine 2015 P1: Q_i v = Q_j v on the boundary ray between neighbouring cones", "[laws][sequential]") {
     for (int k = 0; k < 6; ++k) {
         const Eigen::Vector2d& v = ccw_rays[k];
         CHECK(cone_matrix(ccw_cones[k]) * v == cone_matrix(ccw_cones[(k + 1) % 6]) * v);
     }
 }
 
-TEST_CASE("seed 000 P2: every Q_i conserves ||gamma||_{G^-1} (energy)", "[laws][sequential]") {
+TEST_CASE("Winandy & Leine 2015 P2: every Q_i conserves ||gamma||_{G^-1} (energy)", "[laws][sequential]") {
     const double m = 1.7;
     const Eigen::MatrixXd Ginv = equal3(m).G.inverse();
     for (Cone c : all_cones) {
@@ -126,12 +126,12 @@ TEST_CASE("cone boundaries go to the cone with fewer impacts, as the impact sequ
     }
 }
 
-TEST_CASE("three equal balls: u- = (1,0,0) gives (0,0,1); the rods of seed 000 eq. (36)",
+TEST_CASE("three equal balls: u- = (1,0,0) gives (0,0,1); the rods of Winandy & Leine 2015 eq. (36)",
           "[laws][sequential]") {
     const LawResult r = apply_sequential(equal3(2.0), Eigen::Vector3d(1, 0, 0));
     CHECK((r.velocities_post - Eigen::Vector3d(0, 0, 1)).norm() < 1e-15);
     CHECK(r.sequential->cone == "IIb");
-    // u- = (2v, 0, -v): cone III, gamma+ = (v, 2v), u+ = (-v, 0, 2v) (physics.md §1 sign note).
+    // u- = (2v, 0, -v): cone III, gamma+ = (v, 2v), u+ = (-v, 0, 2v) (docs/physics.md §1 sign note).
     const double v = 0.3;
     const LawResult s = apply_sequential(equal3(), Eigen::Vector3d(2 * v, 0, -v));
     CHECK(s.sequential->cone == "III");
@@ -140,7 +140,7 @@ TEST_CASE("three equal balls: u- = (1,0,0) gives (0,0,1); the rods of seed 000 e
     CHECK((s.velocities_post - Eigen::Vector3d(-v, 0, 2 * v)).norm() < 1e-15);
 }
 
-TEST_CASE("seed 000 Thm 1 sampled: the Sequential Impact Law is non-expansive in G^-1",
+TEST_CASE("Winandy & Leine 2015 Thm 1 sampled: the Sequential Impact Law is non-expansive in G^-1",
           "[laws][sequential]") {
     const ImpactMatrices im = equal3(0.8);
     LawParameters p;
@@ -160,7 +160,7 @@ TEST_CASE("seed 000 Thm 1 sampled: the Sequential Impact Law is non-expansive in
     CHECK(r.cyclically_monotone.worst_relative <= -0.25);
 }
 
-TEST_CASE("seed 000 eqs (45)-(49): the ABC cycle gives -m v^2 / 2 with the impulses (48)",
+TEST_CASE("Winandy & Leine 2015 eqs (45)-(49): the ABC cycle gives -m v^2 / 2 with the impulses (48)",
           "[laws][sequential]") {
     const double m = 2.5, v = 0.7;
     const ImpactMatrices im = equal3(m);
@@ -251,7 +251,7 @@ TEST_CASE("any masses: energy and momentum conserved, consistent, and three ball
             CHECK(r.consistency.energetic);
             CHECK_FALSE(r.sequential->cap_hit);
             if (n == 3) {
-                // Billiard in the wedge of the kinetic angle theta (seed 003 eq. 9).
+                // Billiard in the wedge of the kinetic angle theta (Brogliato, Zhang & Liu 2012 eq. 9).
                 const double cosine = im.G(0, 1) / std::sqrt(im.G(0, 0) * im.G(1, 1));
                 const double theta = M_PI - std::acos(cosine);
                 CHECK(r.sequential->impacts <= std::ceil(M_PI / theta - 1e-12));

@@ -9,7 +9,7 @@ using namespace rodcollide;
 using rodcollide::testing::identical_rods;
 
 TEST_CASE("solve_with_field: the outcome of solve(), samples over the recorded run", "[solve][field]") {
-    const Chain chain = identical_rods({1, 0});  // settles at t = 2 (seed 000 eq. 33)
+    const Chain chain = identical_rods({1, 0});  // settles at t = 2 (Winandy & Leine 2015 eq. 33)
     const SolutionWithField s = solve_with_field(chain, {}, 21, 10);
     CHECK(s.outcome.final_velocities() == solve(chain, {}).final_velocities());
     CHECK(s.field.t.back() == s.outcome.end_time);
@@ -26,7 +26,7 @@ TEST_CASE("solve_with_field: a given end bounds the samples of either solver", "
     const Chain chain = identical_rods({1, 0});
     const SolutionWithField exact = solve_with_field(chain, {}, 11, 10, 1.0);
     CHECK(exact.field.t.back() == 1.0);
-    // Inside region 3 (seed 000 Table 1: both rods at v/2 next to the contact) at t = 1.
+    // Inside region 3 (Winandy & Leine 2015 Table 1: both rods at v/2 next to the contact) at t = 1.
     CHECK(exact.field.velocity(10, 9) == 0.5);
     SolverOptions grid;
     grid.method = Method::finite_difference;

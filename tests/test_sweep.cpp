@@ -1,5 +1,5 @@
-// The sweep: identical rods give the Sequential Impact Law in every cone with seed 000's cones and
-// matrices; the lift is Galilean invariant; shards concatenate; unequal rods depart as de
+// The sweep: identical rods give the Sequential Impact Law in every cone with Winandy & Leine's
+// cones and matrices; the lift is Galilean invariant; shards concatenate; unequal rods depart as de
 // Saint-Venant says; the empirical cone map refuses maps that are not cone-wise linear.
 #include "rodcollide/impact_matrices.hpp"
 #include "rodcollide/solve.hpp"
@@ -26,7 +26,7 @@ SweepOptions with_directions(std::size_t n) {
     return o;
 }
 
-/// Seed 000 Fig. 4a boundaries, read from the cones spanned by the columns of Q_i^-1.
+/// Winandy & Leine 2015 Fig. 4a boundaries, read from the cones spanned by the columns of Q_i^-1.
 const double seed_boundaries[] = {0, 90, 135, 180, 270, 315};
 
 void check_seed_cone_map(const SweepResult& r, double tolerance) {
@@ -47,7 +47,7 @@ void check_seed_cone_map(const SweepResult& r, double tolerance) {
 
 }  // namespace
 
-TEST_CASE("sweep: seed 000's cones are the ones spanned by the columns of Q_i^-1", "[sweep]") {
+TEST_CASE("sweep: Winandy & Leine's cones are the ones spanned by the columns of Q_i^-1", "[sweep]") {
     const std::pair<double, double> expected[] = {{0, 90}, {90, 135}, {135, 180}, {180, 270}, {315, 360}, {270, 315}};
     for (std::size_t k = 0; k < 6; ++k) {
         const auto [b, e] = seed_cone_range(laws::all_cones[k]);

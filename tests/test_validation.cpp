@@ -52,7 +52,7 @@ const char* const good_check = R"(
 quantity = "final_velocities"
 expected = [0, 1]
 tolerance = 1e-12
-source = "paper: seed 000 §4.1, the velocities are exchanged"
+source = "paper: Winandy & Leine 2015 §4.1, the velocities are exchanged"
 )";
 
 }  // namespace
@@ -185,21 +185,21 @@ TEST_CASE("validation: bad files are one-line FILE:LINE: KEY: message errors", "
         {"[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = 1e-12\n"
             "source = \"my earlier run\"\n",
          "suite.toml:6: check[0].source: must say where the reference comes from"},
-        {"[[check]]\nquantity = \"final_velocity\"\nexpected = [0, 1]\ntolerance = 1e-12\nsource = \"paper: seed 000\"\n",
+        {"[[check]]\nquantity = \"final_velocity\"\nexpected = [0, 1]\ntolerance = 1e-12\nsource = \"paper: Winandy & Leine 2015\"\n",
          "suite.toml:3: check[0].quantity: unknown outcome quantity \"final_velocity\""},
         {"[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1, 2]\ntolerance = 1e-12\n"
-            "source = \"paper: seed 000 §4.1\"\n",
+            "source = \"paper: Winandy & Leine 2015 §4.1\"\n",
          "suite.toml:4: check[0].expected: must have 2 values (one per rod), got 3"},
         {"[[check]]\nquantity = \"final_velocities\"\nexpected = [0, \"1/0\"]\ntolerance = 1e-12\n"
-            "source = \"paper: seed 000 §4.1\"\n",
+            "source = \"paper: Winandy & Leine 2015 §4.1\"\n",
          "check[0].expected[1]: division by zero"},
         {"[[check]]\nquantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = -1\n"
-            "source = \"paper: seed 000 §4.1\"\n",
+            "source = \"paper: Winandy & Leine 2015 §4.1\"\n",
          "suite.toml:5: check[0].tolerance: must be >= 0"},
-        {"[[check]]\nquantity = \"velocity\"\nexpected = 1\ntolerance = 1e-12\nsource = \"paper: seed 000 §4.1\"\n",
+        {"[[check]]\nquantity = \"velocity\"\nexpected = 1\ntolerance = 1e-12\nsource = \"paper: Winandy & Leine 2015 §4.1\"\n",
          "check[0].at: missing"},
         {"[[check]]\nquantity = \"velocity\"\nat = [7, 1]\nexpected = 1\ntolerance = 1e-12\n"
-            "source = \"paper: seed 000 §4.1\"\n",
+            "source = \"paper: Winandy & Leine 2015 §4.1\"\n",
          "suite.toml:4: check[0].at: x must be in [0, 2]"},
         {"[[check]]\nkind = \"law\"\nlaw = \"newtn\"\nmasses = [1, 1]\nvelocities = [1, 0]\n"
             "quantity = \"final_velocities\"\nexpected = [0, 1]\ntolerance = 1e-12\nsource = \"closed form: two balls\"\n",
@@ -212,7 +212,7 @@ TEST_CASE("validation: bad files are one-line FILE:LINE: KEY: message errors", "
         {"[[check]]\nquantity = \n",
          "suite.toml:3: (syntax):"},
         {"[[check]]\ncase = \"cases/none.toml\"\nquantity = \"final_velocities\"\nexpected = [0, 1]\n"
-            "tolerance = 1e-12\nsource = \"paper: seed 000 §4.1\"\n",
+            "tolerance = 1e-12\nsource = \"paper: Winandy & Leine 2015 §4.1\"\n",
          "suite.toml:3: check[0].case: cannot use \"cases/none.toml\":"},
         {"title = 3\n",
          "suite.toml:2: title: must be a string"},

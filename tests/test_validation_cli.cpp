@@ -18,7 +18,7 @@ std::string check_of(const std::string& expected) {
            "quantity = \"final_velocities\"\n"
            "expected = " + expected + "\n"
            "tolerance = 1e-12\n"
-           "source = \"paper: seed 000 §4.1, the velocities are exchanged\"\n";
+           "source = \"paper: Winandy & Leine 2015 §4.1, the velocities are exchanged\"\n";
 }
 
 }  // namespace
@@ -48,7 +48,7 @@ TEST_CASE("validate exits 1 and names the failure when a reference is wrong", "[
 TEST_CASE("validate: a bad validation file is one line on stderr, exit status 2", "[cli][validation][errors]") {
     TempDir dir("validate_cli_bad");
     const auto file = dir.write("bad.toml", "[[check]]\nquantity = \"final_velocities\"\ntolerance = 1e-12\n"
-                                            "source = \"paper: seed 000 §4.1\"\n");
+                                            "source = \"paper: Winandy & Leine 2015 §4.1\"\n");
     const auto r = run_cli("validate " + file.string());
     CHECK(r.status == 2);
     CHECK(r.out.empty());

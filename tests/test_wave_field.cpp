@@ -1,5 +1,5 @@
 // StepFunction and WaveField: piecewise-constant histories, integrals, discarding, point states
-// and front segments (seed 000 Fig. 6a geometry).
+// and front segments (Winandy & Leine 2015 Fig. 6a geometry).
 #include "chain_builders.hpp"
 #include "rodcollide/characteristics.hpp"
 #include "rodcollide/wave_field.hpp"
@@ -27,7 +27,7 @@ TEST_CASE("StepFunction: values, integrals, and forgetting old pieces", "[wave_f
     CHECK(f.index_at(3.0) == 2);
 }
 
-TEST_CASE("fronts of seed 000 Fig. 6(a): endpoints in the x-t plane", "[wave_field][seed000]") {
+TEST_CASE("fronts of Winandy & Leine 2015 Fig. 6(a): endpoints in the x-t plane", "[wave_field][seed000]") {
     const auto s = solve_characteristics(testing::identical_rods({1, 0}), {});
     const auto fronts = s.field.fronts(2.0);
     // At t = 0 the contact at x = 1 emits a front into each rod; they reflect at the free ends

@@ -1,7 +1,7 @@
 // Rod and Chain: the validated, immutable description of a collision (no solver state).
-// Thin elastic rods (physics.md §1, seed 000 §4): wave speed c = sqrt(E/rho), mass m = rho*A*L,
-// transit time L/c and force impedance Z = A*sqrt(E*rho) = rho*A*c. Any consistent unit system
-// works; the comments give SI units.
+// Thin elastic rods (docs/physics.md §1, Winandy & Leine 2015 §4): wave speed c = sqrt(E/rho), mass
+// m = rho*A*L, transit time L/c and force impedance Z = A*sqrt(E*rho) = rho*A*c. Any consistent
+// unit system works; the comments give SI units.
 #pragma once
 
 #include "rodcollide/input_error.hpp"

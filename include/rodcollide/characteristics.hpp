@@ -1,11 +1,11 @@
-// Exact solver: front tracking with the method of characteristics (physics.md §1-2, §5;
-// seed 000 §4). Piecewise-constant data stay piecewise constant, so the solution is exact to
-// rounding: velocities, impulses and energies are sums of exact products.
+// Exact solver: front tracking with the method of characteristics (docs/physics.md §1-2, §5;
+// Winandy & Leine 2015 §4). Piecewise-constant data stay piecewise constant, so the solution is
+// exact to rounding: velocities, impulses and energies are sums of exact products.
 //
 // Tolerances (all relative to the problem's own scales):
 //  * time: arrivals within 1e-10 of the shortest transit time (+ 1e-14 |t| for rounding of large
 //    times) are one event group and are resolved together, so fronts reaching a contact from both
-//    sides at the same instant act together (seed 000 Fig. 6b, points B and C);
+//    sides at the same instant act together (Winandy & Leine 2015 Fig. 6b, points B and C);
 //  * contact: touching ends separate only when their free separation velocity exceeds 1e-10 of
 //    the velocity scale V = max u- - min u- (rounding must not split a contact interval);
 //  * fronts: a jump below drop_tolerance * V at a contact is not emitted; the energy this adds or

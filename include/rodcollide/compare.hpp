@@ -1,12 +1,13 @@
-// Comparison of the wave outcome of a case with the rigid impact laws (issue 5 §1; physics.md
-// §2-3). The rigid model of a case has masses rho*A*L and the case's initial velocities, with
-// every contact closed at one instant (gaps are ignored by the laws, and the result says so).
+// Comparison of the wave outcome of a case with the rigid impact laws (docs/compare.md;
+// docs/physics.md §2-3). The rigid model of a case has masses rho*A*L and the case's initial
+// velocities, with every contact closed at one instant (gaps are ignored by the laws, and the result says so).
 // For each law: u+, its distance to the wave outcome in the kinetic metric, T+/T- and the
 // consistency flags. The wave outcome read as an impact law: its rigid-motion energy share, its
-// consistency, the sampled properties of the wave map (seed 000 §5, seed 002 Thm 1), the cone of
-// gamma- for three rods (seed 000 Fig. 4a) and the law that comes closest. The restitution it
-// implies: the first column of E_n (seed 003 §7.1, eqs 56-59, used inversely) and the effective
-// energetic coefficient.
+// consistency, the sampled properties of the wave map
+// (Winandy & Leine 2015 §5, Leine & Baumann 2014 Thm 1), the cone of gamma- for three rods
+// (Winandy & Leine 2015 Fig. 4a) and the law that comes closest. The restitution it implies: the
+// first column of E_n (Brogliato, Zhang & Liu 2012 §7.1, eqs 56-59, used inversely) and the
+// effective energetic coefficient.
 #pragma once
 
 #include "rodcollide/case_file.hpp"
@@ -78,12 +79,13 @@ double relative_distance(const Eigen::VectorXd& masses, const Eigen::VectorXd& u
 std::optional<double> effective_restitution(const Eigen::VectorXd& masses, const Eigen::VectorXd& u_pre,
                                             const Eigen::VectorXd& u_post);
 
-/// Seed 003 §7.1 used inversely (physics.md §3): when rod 1 alone strikes the others (every
-/// contact closed, gamma-_1 < 0, gamma-_k = 0 for k > 1; "only the first rod moving" in the
-/// frame of the others), only the first column of E_n acts in the kinematic law
+/// Brogliato, Zhang & Liu 2012 §7.1 used inversely (docs/physics.md §3): when rod 1 alone strikes
+/// the others (every contact closed, gamma-_1 < 0, gamma-_k = 0 for k > 1; "only the first rod
+/// moving" in the frame of the others), only the first column of E_n acts in the kinematic law
 /// v_n+ = -E_n v_n-, v_n = D^-1 gamma, and reproducing u+ needs exactly
 ///   E_n[:, 0] = -(D^-1 gamma+) / (D^-1 gamma-)_1,   D = diag(sqrt(G_kk)).
-/// For equal masses D is a multiple of I and this is gamma+ / |gamma-_1| (seed 003 eq. 57).
+/// For equal masses D is a multiple of I and this is gamma+ / |gamma-_1|
+/// (Brogliato, Zhang & Liu 2012 eq. 57).
 /// nullopt when u- is not of that form (the other columns of E_n would act too).
 std::optional<Eigen::VectorXd> implied_restitution_column(const ImpactMatrices& im, const Eigen::VectorXd& u_pre,
                                                           const Eigen::VectorXd& u_post);
@@ -118,7 +120,7 @@ struct Comparison {
     double rigid_energy_share = 1;   ///< final rigid / (final rigid + vibration) energy [-]
     std::optional<laws::PropertyReport> wave_map_properties;  ///< the touching rods' map, sampled
     std::string wave_map_note;       ///< why the properties were not sampled (empty if they were)
-    std::optional<laws::Cone> cone;  ///< three rods: the cone of gamma- (seed 000 Fig. 4a)
+    std::optional<laws::Cone> cone;  ///< three rods: the cone of gamma- (Winandy & Leine 2015 Fig. 4a)
 
     // The restitution the wave outcome implies.
     std::optional<double> effective_restitution;

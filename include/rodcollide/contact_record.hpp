@@ -1,6 +1,6 @@
-// The history of a unilateral contact, kept the same way by both solvers (physics.md §1-2): the
-// gap while open, g(t) = g0 + integral of (v_right end - v_left end) dt, and when it closes; the
-// closings and openings; the impulse Lambda = integral of -N dt (so M(u+ - u-) = W Lambda); and
+// The history of a unilateral contact, kept the same way by both solvers (docs/physics.md §1-2):
+// the gap while open, g(t) = g0 + integral of (v_right end - v_left end) dt, and when it closes;
+// the closings and openings; the impulse Lambda = integral of -N dt (so M(u+ - u-) = W Lambda); and
 // the intervals during which the contact was compressed.
 #pragma once
 

@@ -1,7 +1,7 @@
-// Characteristics and displacement diagrams as data, independent of any drawing library (seed 000
-// §4, Fig. 6). The x-t plane uses the chain's material coordinate x (rods side by side, gaps not
-// drawn) and time t upward. Every state shown comes from the WaveField: nothing here computes
-// physics, it only decides what to draw and where.
+// Characteristics and displacement diagrams as data, independent of any drawing library
+// (Winandy & Leine 2015 §4, Fig. 6). The x-t plane uses the chain's material coordinate x (rods
+// side by side, gaps not drawn) and time t upward. Every state shown comes from the WaveField:
+// nothing here computes physics, it only decides what to draw and where.
 #pragma once
 
 #include "rodcollide/characteristics.hpp"
@@ -92,8 +92,8 @@ struct ContactMark {
 };
 
 /// A region of constant state between fronts, as found on the raster. Regions in contact across
-/// a compressed interface with equal velocity and strain are one region (seed 000, region 3 of
-/// eq. 33).
+/// a compressed interface with equal velocity and strain are one region (Winandy & Leine 2015,
+/// region 3 of eq. 33).
 struct Region {
     double velocity = 0;  ///< u_t [m/s], at the label point (or at any point if unlabelled)
     double strain = 0;    ///< u_x [-]

@@ -1,5 +1,6 @@
-// Elements and junctions: the layout both solvers run on, derived once from the Chain (physics.md
-// §1). An element is a uniform piece of a rod (one wave speed c, impedance Z, transit time L/c);
+// Elements and junctions: the layout both solvers run on, derived once from the Chain
+// (docs/physics.md §1). An element is a uniform piece of a rod (one wave speed c, impedance Z,
+// transit time L/c);
 // a junction joins two element ends, or ends the chain, and its kind (interface.hpp) says what
 // physics acts there. Today every rod is one element and every inner junction is a contact.
 #pragma once

@@ -1,6 +1,6 @@
-// Finite-difference solver (physics.md §1-2, §5; issue 4): a staggered velocity-force grid per
-// rod, leapfrog in time. Velocities sit at cell centres at whole steps t^n = n dt, forces at the
-// cell faces (the rod ends included) at half steps t^(n+1/2):
+// Finite-difference solver (docs/physics.md §1-2, §5; docs/finite_difference.md): a staggered
+// velocity-force grid per rod, leapfrog in time. Velocities sit at cell centres at whole steps
+// t^n = n dt, forces at the cell faces (the rod ends included) at half steps t^(n+1/2):
 //   N_k^(n+1/2) = N_k^(n-1/2) + kappa (v_k^n - v_(k-1)^n),       kappa = E A dt / h,
 //   v_k^(n+1)   = v_k^n + dt / (rho A h) (N_(k+1)^(n+1/2) - N_k^(n+1/2)).
 // With Courant number c dt / h = 1 in every rod, kappa = Z and the scheme is exactly the method of

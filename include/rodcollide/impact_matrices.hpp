@@ -1,7 +1,7 @@
-// The rigid-body impact equations of a chain of n bodies with n-1 contacts (seed 000 eqs 1-6,
-// physics.md §3): M(u+ - u-) = W*Lambda, gamma = W^T u, G = W^T M^-1 W (the Delassus matrix,
-// tridiagonal). Contact k sits between bodies k and k+1; gamma_k = u_{k+1} - u_k; column k of W
-// is -e_k + e_{k+1}. This is the one place these matrices are built; the laws, the comparison
+// The rigid-body impact equations of a chain of n bodies with n-1 contacts (Winandy & Leine 2015
+// eqs 1-6, docs/physics.md §3): M(u+ - u-) = W*Lambda, gamma = W^T u, G = W^T M^-1 W (the Delassus
+// matrix, tridiagonal). Contact k sits between bodies k and k+1; gamma_k = u_{k+1} - u_k; column k
+// of W is -e_k + e_{k+1}. This is the one place these matrices are built; the laws, the comparison
 // module and the solvers' outcome checks all use it.
 #pragma once
 

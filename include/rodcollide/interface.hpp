@@ -1,4 +1,4 @@
-// Physics at rod ends, shared by both solvers (physics.md §1; seed 000 Table 1).
+// Physics at rod ends, shared by both solvers (docs/physics.md §1; Winandy & Leine 2015 Table 1).
 // A rod carries the Riemann invariants alpha = v - N/Z (constant along dx/dt = +c) and
 // beta = v + N/Z (constant along dx/dt = -c); N is the normal force, positive in tension.
 // A junction receives alpha from the rod on its left (arriving at that rod's right end) and beta

@@ -1,4 +1,4 @@
-// Energy from the Riemann invariants (physics.md §1-2). A uniform element of impedance Z whose
+// Energy from the Riemann invariants (docs/physics.md §1-2). A uniform element of impedance Z whose
 // contents reach its ends over the next transit time as alpha (right end) and beta (left end)
 // holds the kinetic + strain energy (Z/4) int (alpha^2 + beta^2) dt, since
 // rho A v^2/2 + N^2/(2 E A) per unit length is (Z/4c)(alpha^2 + beta^2); about a mean velocity m

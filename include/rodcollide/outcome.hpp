@@ -1,4 +1,4 @@
-// The outcome of a collision, produced identically by both solvers (physics.md §2):
+// The outcome of a collision, produced identically by both solvers (docs/physics.md §2):
 // post-impact velocities (momentum / mass once no contact can happen again), contact impulses
 // (time integral of -N, so M(u+ - u-) = W Lambda) and intervals, and the energy split between
 // rigid motion and vibration.

@@ -1,5 +1,5 @@
-// The one place an Outcome is assembled, for both solvers (physics.md §2): each rod's velocity is
-// its momentum / mass, the energy splits into rigid motion sum m u+^2/2 and vibration, each
+// The one place an Outcome is assembled, for both solvers (docs/physics.md §2): each rod's velocity
+// is its momentum / mass, the energy splits into rigid motion sum m u+^2/2 and vibration, each
 // contact reports its impulse (integral of -N dt) and compression intervals from its
 // ContactRecord, and an outcome taken before the chain provably settled says so.
 #pragma once

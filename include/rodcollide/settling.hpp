@@ -1,4 +1,4 @@
-// Proof that no contact can happen again (physics.md §2), shared by both solvers.
+// Proof that no contact can happen again (docs/physics.md §2), shared by both solvers.
 // Once every contact is open, each rod is free-free and its motion is its rigid motion plus a
 // vibration of period 2T (T = L/c): an alpha arriving at the right end returns as beta at the
 // left end T later, and vice versa. So the end velocities over the next period are known from the

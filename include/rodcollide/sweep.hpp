@@ -1,10 +1,11 @@
-// Impact-map sweeps for three-rod chains (issue 5 §2; seed 000 §3-4, Fig. 4a): the rods of a case,
-// touching, start with the velocities of gamma- = (cos theta, sin theta) for N directions theta
-// around the whole circle (lifted as u = (0, gamma1, gamma1+gamma2): the wave map is Galilean
-// invariant). Each is solved with the wave solver, and gamma+ is compared with the Sequential
-// Impact Law (and other laws on request). The sweep reports the largest error in each of the six
-// cones of seed 000 Fig. 4a, and the empirical cone map: the angular ranges where the wave map is
-// linear, with their matrices, compared with seed 000's cones and Q matrices (eq. 23).
+// Impact-map sweeps for three-rod chains (docs/sweep.md; Winandy & Leine 2015 §3-4, Fig. 4a): the
+// rods of a case, touching, start with the velocities of gamma- = (cos theta, sin theta) for N
+// directions theta around the whole circle (lifted as u = (0, gamma1, gamma1+gamma2): the wave map
+// is Galilean invariant). Each is solved with the wave solver, and gamma+ is compared with the
+// Sequential Impact Law (and other laws on request). The sweep reports the largest error in each of
+// the six cones of Winandy & Leine 2015 Fig. 4a, and the empirical cone map: the angular ranges
+// where the wave map is linear, with their matrices, compared with Winandy & Leine's cones and Q
+// matrices (eq. 23).
 #pragma once
 
 #include "rodcollide/chain.hpp"
@@ -67,8 +68,8 @@ void validate(const SweepOptions& options);
 /// Same, after checking the chain, which must have exactly three rods (key "rods").
 void validate(const Chain& chain, const SweepOptions& options);
 
-/// The cone of seed 000 Fig. 4a as an angular range [begin, end] [deg], begin in [0, 360), end
-/// > begin: the cone spanned by the columns of Q_i^-1 (eq. 23, property P3).
+/// The cone of Winandy & Leine 2015 Fig. 4a as an angular range [begin, end] [deg], begin in
+/// [0, 360), end > begin: the cone spanned by the columns of Q_i^-1 (eq. 23, property P3).
 std::pair<double, double> seed_cone_range(laws::Cone c);
 
 /// First and one-past-last direction index of a shard.
@@ -84,7 +85,7 @@ struct SweepPoint {
     double theta = 0;               ///< [deg], 360 i / N
     Eigen::Vector2d gamma_pre;      ///< [m/s]
     Eigen::Vector2d gamma_post;     ///< wave [m/s]
-    laws::Cone cone = laws::Cone::I;  ///< of gamma- (seed 000 Fig. 4a)
+    laws::Cone cone = laws::Cone::I;  ///< of gamma- (Winandy & Leine 2015 Fig. 4a)
     std::size_t events = 0;         ///< solver event groups
     double accuracy = 0;            ///< Outcome::accuracy of the wave solve [-]
 };
@@ -95,7 +96,7 @@ struct SweepLaw {
     std::string law;
     std::vector<Eigen::Vector2d> gamma_post;  ///< per point
     std::vector<double> error;                ///< per point [-]
-    /// Per cone of seed 000 Fig. 4a (all_cones order): largest error and where (-1 if no direction).
+    /// Per cone of Winandy & Leine 2015 Fig. 4a (all_cones order): largest error and where (-1 if no direction).
     std::array<double, 6> cone_max_error{};
     std::array<double, 6> cone_worst_theta{};
 };
@@ -110,8 +111,8 @@ struct EmpiricalCone {
     bool linear = true;
     Eigen::Matrix2d matrix = Eigen::Matrix2d::Zero();  ///< linear only
     std::size_t directions = 0;  ///< swept directions inside
-    /// The seed 000 cone holding the middle direction, whether its boundaries coincide with this
-    /// range's (to 1e-6 deg), and max |matrix - Q| (linear only).
+    /// The Winandy & Leine 2015 cone holding the middle direction, whether its boundaries coincide
+    /// with this range's (to 1e-6 deg), and max |matrix - Q| (linear only).
     laws::Cone seed_cone = laws::Cone::I;
     bool seed_boundaries_match = false;
     double seed_matrix_deviation = 0;
@@ -128,7 +129,7 @@ struct SweepResult {
     std::vector<SweepPoint> points;   ///< in index order
     std::vector<SweepLaw> laws;
     std::vector<EmpiricalCone> cone_map;  ///< in angular order
-    std::size_t cone_directions[6] = {};  ///< swept directions per seed 000 cone
+    std::size_t cone_directions[6] = {};  ///< swept directions per Winandy & Leine cone
 };
 
 /// Runs the sweep on the chain's three rods (gaps ignored: the rods touch). Uses options.threads
@@ -153,7 +154,7 @@ std::string sweep_table(const SweepResult& r);
 nlohmann::ordered_json sweep_json(const SweepResult& r);
 
 /// The empirical cone map picture (PNG or SVG by the extension of `image`): the unit circle of
-/// gamma- coloured by empirical cone with seed 000's boundaries, and the errors against theta.
+/// gamma- coloured by empirical cone with Winandy & Leine's boundaries, and the errors against theta.
 /// Writes FILE.gp (`gnuplot FILE.gp` in that directory redraws it) and FILE.map.dat beside it,
 /// through plot.hpp's render(): all files appear complete, or none. Throws PlotPathError (bad
 /// path: check_output_path() first), PlotError (gnuplot missing or failing).

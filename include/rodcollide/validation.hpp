@@ -1,4 +1,4 @@
-// The regression validation suite (issue 5 §3; format: docs/validation.md). A directory of TOML
+// The regression validation suite (format: docs/validation.md). A directory of TOML
 // files, each a list of reference quantities: what to compute (an outcome or field value of a
 // case, a rigid law's result, a comparison, a sweep, or a cross-check between two solvers), the
 // expected value with its tolerance, and the SOURCE of the reference — a paper and equation, a

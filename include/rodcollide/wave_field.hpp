@@ -1,4 +1,4 @@
-// The exact wave field of a chain as produced by the characteristics solver (physics.md §1).
+// The exact wave field of a chain as produced by the characteristics solver (docs/physics.md §1).
 // In element e (a uniform piece of a rod: length L, speed c, transit time T = L/c; elements.hpp)
 // the invariant alpha at material point x (0 at the element's left end) and time t is the value
 // that reaches the right end at s = t + (L-x)/c, and beta is the value that reaches the left end

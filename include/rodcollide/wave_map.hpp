@@ -1,8 +1,8 @@
-// The wave solver read as a rigid impact map (physics.md §3; seed 000 eq. 7): the rods of a chain,
-// all touching (gaps 0, as the rigid laws assume), start with the velocities of a given gamma-
-// and the outcome's gamma+ = W^T u+ is the map's value. The map is Galilean invariant (only
-// velocity differences act), so the lift u = (0, gamma1, gamma1+gamma2, ...) is enough; and with
-// touching rods it is positively homogeneous (the wave equation is linear, contacts switch on
+// The wave solver read as a rigid impact map (docs/physics.md §3; Winandy & Leine 2015 eq. 7): the
+// rods of a chain, all touching (gaps 0, as the rigid laws assume), start with the velocities of a
+// given gamma- and the outcome's gamma+ = W^T u+ is the map's value. The map is Galilean invariant
+// (only velocity differences act), so the lift u = (0, gamma1, gamma1+gamma2, ...) is enough; and
+// with touching rods it is positively homogeneous (the wave equation is linear, contacts switch on
 // signs). Used by the comparison module (sampled map properties) and the sweep.
 #pragma once
 

@@ -1,5 +1,5 @@
 """rodcollide from Python: collisions of thin elastic rods, solved exactly, and compared with
-rigid-body impact laws (issue 12; the library's README and docs/python.md).
+rigid-body impact laws (the library's README and docs/python.md).
 
     import rodcollide as rc
     case = rc.load_case("cases/seed000_three_rods.toml")

@@ -1,4 +1,4 @@
-"""Cases given as Python values, written as case-file TOML (issue 12).
+"""Cases given as Python values, written as case-file TOML (docs/python.md).
 
 A case built from dicts goes through the same input layer as a case file (parse_case), so it is
 checked key by key with the same one-line messages. This module only writes the values down:

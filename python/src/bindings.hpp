@@ -1,4 +1,4 @@
-// Python bindings of rodcollide (issue 12): the pieces each binding file registers on the module
+// Python bindings of rodcollide (docs/python.md): the pieces each binding file registers on the module
 // `rodcollide._core`, and the conversions they share. Only the library's public API is used:
 // load_case/parse_case (and Chain for plain rods), solve, outcome_json, compare/comparison_json,
 // sweep/sweep_json/sweep_csv, laws::apply_law/to_json, solve_characteristics + WaveField::state_at.

@@ -1,6 +1,6 @@
-// Cases and solver options from Python (issue 12): load_case / parse_case (the library's one input
-// layer, whose CaseError messages the module raises unchanged), read-only views of a Case, and
-// SolverOptions, whose fields are named as the keys of a case file's [solver] table.
+// Cases and solver options from Python (docs/python.md): load_case / parse_case (the library's one
+// input layer, whose CaseError messages the module raises unchanged), read-only views of a Case,
+// and SolverOptions, whose fields are named as the keys of a case file's [solver] table.
 #include "bindings.hpp"
 
 #include "rodcollide/case_file.hpp"

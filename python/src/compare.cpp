@@ -1,6 +1,6 @@
-// Comparison with the rigid impact laws and impact-map sweeps from Python (issue 12): compare()
-// gives the `compare --json` document (comparison_json) as a dict; sweep() gives a Sweep whose
-// per-direction data are numpy arrays and whose to_dict() / to_csv() are `sweep --json` / `--csv`.
+// Comparison with the rigid impact laws and impact-map sweeps from Python (docs/python.md):
+// compare() gives the `compare --json` document (comparison_json) as a dict; sweep() gives a Sweep
+// whose per-direction data are numpy arrays and whose to_dict() / to_csv() are `sweep --json` / `--csv`.
 #include "bindings.hpp"
 
 #include "rodcollide/input_error.hpp"
@@ -83,7 +83,7 @@ void bind_compare(py::module_& m) {
                                    for (const SweepPoint& p : r.points) v.emplace_back(laws::cone_name(p.cone));
                                    return v;
                                },
-                               "seed 000 cone of gamma- per direction")
+                               "Winandy & Leine 2015 cone of gamma- per direction")
         .def_property_readonly("events",
                                [](const SweepResult& r) {
                                    Eigen::Matrix<std::int64_t, Eigen::Dynamic, 1> v(static_cast<Eigen::Index>(r.points.size()));

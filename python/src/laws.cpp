@@ -1,5 +1,5 @@
-// The rigid impact laws from Python (issue 12): laws::apply_law on (masses, u-) with the `laws`
-// command's parameters; the result's to_dict() is `rodcollide laws --json` (laws/report.hpp).
+// The rigid impact laws from Python (docs/python.md): laws::apply_law on (masses, u-) with the
+// `laws` command's parameters; the result's to_dict() is `rodcollide laws --json` (laws/report.hpp).
 #include "bindings.hpp"
 
 #include "rodcollide/impact_matrices.hpp"
@@ -50,7 +50,7 @@ void bind_laws(py::module_& m) {
                                    if (!a.result.sequential) return std::nullopt;
                                    return a.result.sequential->cone;
                                },
-                               "sequential law, three equal masses: the cone of seed 000 eq. (23)")
+                               "sequential law, three equal masses: the cone of Winandy & Leine 2015 eq. (23)")
         .def("to_dict", [](const AppliedLaw& a) { return to_python(laws::to_json(a.result, a.parameters)); })
         .def("__repr__", [](const AppliedLaw& a) {
             return fmt::format("<rodcollide.laws.LawResult {}: final velocities ({})>", a.result.law,

@@ -1,5 +1,5 @@
-// The extension module rodcollide._core (issue 12): exceptions and the bindings of each part of
-// the library. The public Python API (rodcollide/__init__.py) is built on top of it.
+// The extension module rodcollide._core (docs/python.md): exceptions and the bindings of each part
+// of the library. The public Python API (rodcollide/__init__.py) is built on top of it.
 #include "bindings.hpp"
 
 #include "rodcollide/case_file.hpp"

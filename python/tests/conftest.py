@@ -1,4 +1,4 @@
-"""Shared pieces of the Python tests (issue 12): the source tree, the CLI built beside the module
+"""Shared pieces of the Python tests (docs/python.md): the source tree, the CLI built beside the module
 (RODCOLLIDE_BINARY, set by ctest), and running it to compare with its JSON and messages."""
 import json
 import os

@@ -1,6 +1,6 @@
 """rc.compare() and rc.sweep() against `rodcollide compare --json` and `sweep --json / --csv`
-(issue 12), and the sweep's arrays: for identical rods the wave map is the Sequential Impact Law
-all around the circle (seed 000 eq. 23)."""
+(docs/python.md), and the sweep's arrays: for identical rods the wave map is the Sequential Impact Law
+all around the circle (Winandy & Leine 2015 eq. 23)."""
 import numpy as np
 import pytest
 
@@ -49,7 +49,7 @@ def test_sweep_arrays():
     assert np.allclose(s.law_gamma_post["sequential"], s.gamma_post, rtol=0, atol=1e-12)
     assert len(s.cones) == n and set(s.cones) == {"I", "IIa", "IIb", "III", "IVa", "IVb"}
     # Cone III (both contacts approaching, eq. 23): Q_III = [[0, -1], [-1, 0]], the reversal
-    # (u- = (2, 0, -1) -> u+ = (-1, 0, 2) in seed 000 §4.2).
+    # (u- = (2, 0, -1) -> u+ = (-1, 0, 2) in Winandy & Leine 2015 §4.2).
     for k in [i for i, cone in enumerate(s.cones) if cone == "III"]:
         assert s.gamma_post[k] == pytest.approx(-s.gamma_pre[k][::-1], abs=1e-12)
 

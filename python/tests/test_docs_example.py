@@ -1,4 +1,4 @@
-"""The notebook-style example of docs/python.md runs as written (issue 12): it checks its own
+"""The notebook-style example of docs/python.md runs as written (docs/python.md): it checks its own
 results against de Saint-Venant's closed form and draws length_ratio.png with matplotlib."""
 import subprocess
 import sys

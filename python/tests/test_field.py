@@ -1,4 +1,4 @@
-"""rc.field(): the exact wave field at points (issue 12) — the paper's region states (seed 000
+"""rc.field(): the exact wave field at points (docs/python.md) — the paper's region states (Winandy & Leine 2015
 eqs 33 and 35), the CLI's field CSV at the same points, broadcasting, and N = E A u_x."""
 import numpy as np
 import pytest
@@ -25,7 +25,7 @@ def test_force_is_e_a_strain():
     ea = np.array([r["youngs_modulus"] * r["area"] for r in case.rods])[f.rod]
     assert np.allclose(f.force, ea * f.strain, rtol=1e-12, atol=0)
     # While the contact is closed, 0 < t < 2 L1/c, equal impedances carry u_x = -V/(2c) across it
-    # (de Saint-Venant; physics.md §2).
+    # (de Saint-Venant; docs/physics.md §2).
     striker = case.rods[0]
     c = np.sqrt(striker["youngs_modulus"] / striker["density"])
     t = np.linspace(0.05, 0.95, 10) * 2 * striker["length"] / c

@@ -1,4 +1,4 @@
-"""Long runs release the GIL (issue 12): another Python thread keeps running while a solve runs,
+"""Long runs release the GIL (docs/python.md): another Python thread keeps running while a solve runs,
 solves in several threads give the sequential results, and Ctrl-C (KeyboardInterrupt) stops a
 long run. A long run: rods (1, 2, 1) vibrate for ever after the impact, and with an end_time the
 exact solver follows every reflection (two event groups per unit time, ~0.1 us each).""" 

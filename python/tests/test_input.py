@@ -1,4 +1,4 @@
-"""Cases from dicts, text and files agree (issue 12): rc.Case(**the file's tables) solves to the
+"""Cases from dicts, text and files agree (docs/python.md): rc.Case(**the file's tables) solves to the
 CLI's JSON for every file in cases/, and the fast path for plain rods (_core.plain_case) builds
 exactly the case the case reader builds from the same values written as TOML."""
 import math

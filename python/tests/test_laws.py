@@ -1,5 +1,5 @@
-"""rc.laws.apply() against `rodcollide laws --json` and the closed forms (issue 12; seed 000 eq. 23,
-seed 002 Newton, seed 003 eq. 59)."""
+"""rc.laws.apply() against `rodcollide laws --json` and the closed forms (docs/python.md; Winandy & Leine 2015 eq. 23,
+Leine & Baumann 2014 Newton, Brogliato, Zhang & Liu 2012 eq. 59)."""
 import numpy as np
 import pytest
 
@@ -50,9 +50,9 @@ def test_closed_forms():
     newton = rc.laws.apply("newton", masses=[1, 1, 1], velocities=[1, 0, 0], restitution=1.0)
     assert newton.final_velocities == pytest.approx([-1 / 3, 2 / 3, 2 / 3], abs=1e-12)
     sequential = rc.laws.apply("sequential", masses=[1, 1, 1], velocities=[2, 0, -1])
-    assert sequential.final_velocities == pytest.approx([-1, 0, 2], abs=1e-12)  # seed 000 eq. (36)
+    assert sequential.final_velocities == pytest.approx([-1, 0, 2], abs=1e-12)  # Winandy & Leine 2015 eq. (36)
     assert sequential.cone == "III"
     kinematic = rc.laws.apply("kinematic", masses=[1, 1, 1, 1], velocities=[1, 0, 0, 0],
                               restitution=[[0.5, 0, 0], [0.3, 0.5, 0], [0.2, 0.3, 0.5]])
-    assert kinematic.final_velocities == pytest.approx([-0.325, 0.175, 0.475, 0.675], abs=1e-12)  # seed 003 eq. (59)
+    assert kinematic.final_velocities == pytest.approx([-0.325, 0.175, 0.475, 0.675], abs=1e-12)  # Brogliato, Zhang & Liu 2012 eq. (59)
     assert rc.laws.names() == ["sequential", "newton", "poisson", "kinematic"]

@@ -1,6 +1,6 @@
-"""rc.run() against `rodcollide run --json` on every file in cases/ (issue 12): the same document,
+"""rc.run() against `rodcollide run --json` on every file in cases/ (docs/python.md): the same document,
 key for key and value for value, for both solvers and with keyword solver options as the CLI's
-flags; and the physics the outcome must satisfy (seed 000 §4.2, M(u+ - u-) = W Lambda, energy)."""
+flags; and the physics the outcome must satisfy (Winandy & Leine 2015 §4.2, M(u+ - u-) = W Lambda, energy)."""
 import numpy as np
 import pytest
 
@@ -56,7 +56,7 @@ def test_impact_equation_and_energy_hold(path):
 
 
 def test_three_rods_of_winandy_and_leine():
-    """Seed 000 §4.2, eq. (36) with the erratum: u- = (2, 0, -1) -> u+ = (-1, 0, 2), impulses (3, 3),
+    """Winandy & Leine 2015 §4.2, eq. (36) with the erratum: u- = (2, 0, -1) -> u+ = (-1, 0, 2), impulses (3, 3),
     both contacts compressed on [0, 3], nothing left vibrating."""
     case = rc.Case(rods=[dict(length=1, area=1, density=1, youngs_modulus=1, velocity=2),
                          dict(length=1, area=1, density=1, youngs_modulus=1),

@@ -34,10 +34,11 @@ Lambda >= 0, T+ <= T-).
 About the wave outcome: its share of energy in rigid motion; its consistency as an impact law;
 the sampled properties of the wave map gamma- -> gamma+ of the rods touching (non-expansivity in
 the G^-1 metric, monotonicity, cyclic monotonicity, homogeneity, continuity; at most 5,475 exact
-solves, chains of at most 4 rods); for three rods the cone of gamma- (seed 000 Fig. 4a) and the
-law that comes closest. The restitution it implies: the effective energetic coefficient
-sqrt(T+_rel/T-_rel) in the centre-of-mass frame, and, when rod 1 alone strikes the others (seed
-003 §7.1), the first column of the restitution matrix E_n of the kinematic law.
+solves, chains of at most 4 rods); for three rods the cone of gamma- (Winandy & Leine 2015 Fig. 4a)
+and the law that comes closest. The restitution it implies: the effective energetic coefficient
+sqrt(T+_rel/T-_rel) in the centre-of-mass frame, and, when rod 1 alone strikes the others
+(Brogliato, Zhang & Liu 2012 §7.1), the first column of the restitution matrix E_n
+of the kinematic law.
 
 examples:
   rodcollide compare cases/seed000_three_rods.toml

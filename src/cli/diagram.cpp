@@ -29,9 +29,9 @@ Draws a picture of the collision described by the case file CASE, with gnuplot:
                    lines, compressed contacts thick, closings (filled) and openings (open
                    circles) marked, and every region of constant state labelled with its
                    velocity u_t and strain u_x. When all rods share the wave speed c and the
-                   states are simple multiples, labels read like seed 000 Fig. 6: "2v", "-v/2c",
-                   with v the smallest nonzero initial speed; otherwise they are numbers in SI
-                   units. Fronts weaker than --min-jump are left out and the legend says how
+                   states are simple multiples, labels read like Winandy & Leine 2015 Fig. 6: "2v",
+                   "-v/2c", with v the smallest nonzero initial speed; otherwise they are numbers in
+                   SI units. Fronts weaker than --min-jump are left out and the legend says how
                    many. (default)
   velocity, force  pseudocolour fields over the x-t plane (blue negative, red positive; a
                    negative force is compression), from the exact solver or, with

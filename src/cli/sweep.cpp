@@ -33,10 +33,10 @@ is solved with the wave solver and gamma+ is compared with the Sequential Impact
 the laws given by --laws).
 
 It reports the largest error ||gamma+_law - gamma+_wave||_G^-1 / ||gamma-||_G^-1 in each of the six
-cones of seed 000 Fig. 4a, and the empirical cone map: the ranges of directions where the wave map
-is linear, gamma+ = J gamma-, with J and the boundaries (located exactly where neighbouring
-matrices agree), next to seed 000's cones and Q matrices. For identical rods the wave map is the
-Sequential Impact Law all around the circle.
+cones of Winandy & Leine 2015 Fig. 4a, and the empirical cone map: the ranges of directions where
+the wave map is linear, gamma+ = J gamma-, with J and the boundaries (located exactly where
+neighbouring matrices agree), next to Winandy & Leine's cones and Q matrices. For identical rods the
+wave map is the Sequential Impact Law all around the circle.
 
 Directions are solved on every hardware thread (--threads). A long sweep can be split into
 shards: --shard k/n computes the k-th of n contiguous blocks of directions; the CSVs of shards 1..n,

@@ -1,4 +1,5 @@
-// Seed 003's kinematic restitution law with a restitution matrix E_n and normalisation D (§2.2, §7).
+// Brogliato, Zhang & Liu's kinematic restitution law with a restitution matrix E_n and normalisation
+// D (§2.2, §7).
 #include "rodcollide/laws/kinematic.hpp"
 
 #include "validate.hpp"

@@ -1,5 +1,5 @@
 // Result of a rigid impact law: contact velocities, energies and the consistency flags
-// (seed 000 eqs 1-11), computed in one place for every law and for black-box maps.
+// (Winandy & Leine 2015 eqs 1-11), computed in one place for every law and for black-box maps.
 #include "rodcollide/laws/law_result.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Generalized Newton law (seed 002 eqs 7-9): one LCP in Lambda with the Delassus matrix G.
+// Generalized Newton law (Leine & Baumann 2014 eqs 7-9): one LCP in Lambda with the Delassus matrix G.
 #include "rodcollide/laws/newton.hpp"
 
 #include "rodcollide/laws/lcp.hpp"

@@ -1,4 +1,4 @@
-// Generalized Poisson law (seed 004 §7, physics.md §3): compression LCP, then expansion LCP.
+// Generalized Poisson law (Yunt 2014 §7, docs/physics.md §3): compression LCP, then expansion LCP.
 #include "rodcollide/laws/poisson.hpp"
 
 #include "rodcollide/laws/lcp.hpp"

@@ -1,5 +1,5 @@
-// Sampled structural checks of an impact map (seed 002 Thm 1; seed 000 §5, eqs 18, 37, 45-49),
-// for any law or a black-box map such as a wave solver's outcome.
+// Sampled structural checks of an impact map (Leine & Baumann 2014 Thm 1; Winandy & Leine 2015 §5,
+// eqs 18, 37, 45-49), for any law or a black-box map such as a wave solver's outcome.
 #include "rodcollide/laws/properties.hpp"
 
 #include <fmt/format.h>
@@ -13,7 +13,7 @@ namespace rodcollide::laws {
 
 namespace {
 
-// One evaluated point: gamma-, gamma+, gamma_bar and Lambda (seed 000 eqs 5-6).
+// One evaluated point: gamma-, gamma+, gamma_bar and Lambda (Winandy & Leine 2015 eqs 5-6).
 struct Sample {
     Eigen::VectorXd pre, post, mean, impulse;
     double norm2 = 0;  // ||gamma-||^2_{G^-1}
@@ -80,7 +80,7 @@ private:
     std::normal_distribution<double> normal_;
 };
 
-// ---- Non-expansivity and monotonicity (seed 002 Thm 1, seed 000 Thm 1) --------------------------
+// ---- Non-expansivity and monotonicity (Leine & Baumann 2014 Thm 1, Winandy & Leine 2015 Thm 1) ---
 
 struct PairCheck {
     static constexpr double min_separation = 1e-5;
@@ -142,7 +142,7 @@ void check_pairs(Evaluator& eval, Sampler& rng, const PropertyOptions& o, Proper
     r.monotone.holds = r.monotone.min_value >= -o.tolerance;
 }
 
-// ---- Cyclic monotonicity (seed 000 Def. 3, eqs 18 and 49) ---------------------------------------
+// ---- Cyclic monotonicity (Winandy & Leine 2015 Def. 3, eqs 18 and 49) ---------------------------
 
 double cycle_sum(const std::vector<const Sample*>& c) {
     double v = 0;

@@ -122,7 +122,7 @@ std::string format_table(const LawResult& r, const LawParameters& p) {
         s += fmt::format("order {}: {} two-ball impact(s), cap {}{}\n", q.order, q.impacts, q.max_impacts,
                          q.cap_hit ? " HIT: the velocities below are where the cap stopped" : "");
         if (q.cone)
-            s += fmt::format("cone {} (seed 000 eq. 23), Q = [{:g}, {:g}; {:g}, {:g}]\n", *q.cone,
+            s += fmt::format("cone {} (Winandy & Leine 2015 eq. 23), Q = [{:g}, {:g}; {:g}, {:g}]\n", *q.cone,
                              q.cone_matrix(0, 0), q.cone_matrix(0, 1), q.cone_matrix(1, 0), q.cone_matrix(1, 1));
     }
     s += fmt::format("\n{:>6} {:>12} {:>12} {:>12}\n", "ball", "mass [kg]", "u- [m/s]", "u+ [m/s]");

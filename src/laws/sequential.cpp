@@ -1,5 +1,5 @@
-// The Sequential Impact Law: eq. (23) of seed 000 for three equal balls, and the sequence of
-// two-ball elastic impacts that generalises it (eq. 24) to any chain.
+// The Sequential Impact Law: eq. (23) of Winandy & Leine 2015 for three equal balls, and the
+// sequence of two-ball elastic impacts that generalises it (eq. 24) to any chain.
 #include "rodcollide/laws/sequential.hpp"
 
 #include "validate.hpp"

@@ -1,6 +1,6 @@
-"""The installed Python module (issue 12): imported by the system interpreter from
-PREFIX/lib/python3/dist-packages (PYTHONPATH), it solves the three-rod case of Winandy & Leine
-(seed 000 §4.2): u- = (2, 0, -1) -> u+ = (-1, 0, 2). Run by ctest as package_python."""
+"""The installed Python module (README.md): imported by the system interpreter from
+PREFIX/lib/python3/dist-packages (PYTHONPATH), it solves the three-rod case of Winandy & Leine (2015, §4.2)
+: u- = (2, 0, -1) -> u+ = (-1, 0, 2). Run by ctest as package_python."""
 import os
 import sys
 

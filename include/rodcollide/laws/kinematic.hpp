@@ -1,6 +1,7 @@
-// The generalized kinematic restitution law of seed 003 §2.2 eq. (12) and §7: normalised contact
-// velocities v_n = D^-1 gamma with D = diag(sqrt(G_kk)), v_n+ = -E_n v_n- for any m x m matrix
-// E_n, Lambda = G^-1 D (v_n+ - v_n-). No LCP: consistency is only checked (physics.md §3-4).
+// The generalized kinematic restitution law of Brogliato, Zhang & Liu 2012 §2.2 eq. (12) and §7:
+// normalised contact velocities v_n = D^-1 gamma with D = diag(sqrt(G_kk)), v_n+ = -E_n v_n- for
+// any m x m matrix E_n, Lambda = G^-1 D (v_n+ - v_n-). No LCP: consistency is only checked
+// (docs/physics.md §3-4).
 #pragma once
 
 #include "rodcollide/impact_matrices.hpp"
@@ -10,8 +11,8 @@
 
 namespace rodcollide::laws {
 
-/// D = diag(sqrt(G_kk)) [1/sqrt(kg)]: gamma_k / D_kk is seed 003's q_norm,k (for equal masses
-/// sqrt(m/2) gamma_k; the paper's 1/sqrt(2m) is a misprint, physics.md §4).
+/// D = diag(sqrt(G_kk)) [1/sqrt(kg)]: gamma_k / D_kk is Brogliato, Zhang & Liu's q_norm,k (for
+/// equal masses sqrt(m/2) gamma_k; the paper's 1/sqrt(2m) is a misprint, docs/physics.md §4).
 Eigen::VectorXd kinematic_normalisation(const ImpactMatrices& im);
 
 /// The kinematic law with restitution matrix E_n ((n-1) x (n-1), dimensionless, any finite

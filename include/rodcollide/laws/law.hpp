@@ -1,6 +1,6 @@
 // One entry point for every rigid impact law of this directory (sequential, newton, poisson,
-// kinematic; physics.md §3): choose a law by name with its parameters, apply it to (masses, u-),
-// or turn it into a black-box map gamma- -> gamma+ for properties.hpp.
+// kinematic; docs/physics.md §3): choose a law by name with its parameters, apply it to (masses,
+// u-), or turn it into a black-box map gamma- -> gamma+ for properties.hpp.
 #pragma once
 
 #include "rodcollide/impact_matrices.hpp"

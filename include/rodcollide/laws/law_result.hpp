@@ -1,6 +1,6 @@
-// The outcome of a rigid impact law for a chain (seed 000 eqs 1-14, physics.md §3): post-impact
-// velocities, contact impulses, contact velocities, the energy ratio T+/T- and the kinematic,
-// kinetic and energetic consistency flags, computed here once for every law.
+// The outcome of a rigid impact law for a chain (Winandy & Leine 2015 eqs 1-14,
+// docs/physics.md §3): post-impact velocities, contact impulses, contact velocities, the energy
+// ratio T+/T- and the kinematic, kinetic and energetic consistency flags, computed here once for every law.
 #pragma once
 
 #include "rodcollide/impact_matrices.hpp"
@@ -17,8 +17,8 @@ namespace rodcollide::laws {
 /// |u-|, |u+| or |gamma-| entry. Anything beyond it is a real inconsistency and is flagged.
 inline constexpr double consistency_tolerance = 1e-10;
 
-/// The three consistency properties of seed 000 eqs (9)-(11). Every contact of the chain is
-/// closed (touching) at the impact, so kinematic consistency asks gamma+ >= 0 at all contacts.
+/// The three consistency properties of Winandy & Leine 2015 eqs (9)-(11). Every contact of the
+/// chain is closed (touching) at the impact, so kinematic consistency asks gamma+ >= 0 at all contacts.
 struct Consistency {
     bool kinematic = true;  ///< gamma+ >= 0
     bool kinetic = true;    ///< Lambda >= 0
@@ -32,7 +32,7 @@ struct SequentialInfo {
     long long max_impacts = 0;   ///< the cap on impacts
     bool cap_hit = false;        ///< true: the cap stopped the sequence; u+ is NOT the law's value
     std::optional<std::string> cone;  ///< three equal masses: I, IIa, IIb, III, IVa or IVb
-    Eigen::Matrix2d cone_matrix = Eigen::Matrix2d::Zero();  ///< Q of seed 000 eq. (23), if cone
+    Eigen::Matrix2d cone_matrix = Eigen::Matrix2d::Zero();  ///< Q of Winandy & Leine 2015 eq. (23), if cone
 };
 
 /// Result of one law applied to (masses, u-). Inconsistent results are reported and flagged,
@@ -47,8 +47,8 @@ struct LawResult {
     Eigen::VectorXd gamma_post;      ///< gamma+ = W^T u+ [m/s]
     double energy_pre = 0;           ///< T- = u-^T M u- / 2 [J], in the frame u- is given in
     double energy_post = 0;          ///< T+ [J]
-    /// T+/T- from the velocities (never from seed 003 eq. 13, see physics.md errata). When
-    /// T- = 0 nothing moves: the ratio is 1 if T+ = 0 too, +infinity otherwise.
+    /// T+/T- from the velocities (never from Brogliato, Zhang & Liu 2012 eq. 13, see
+    /// docs/physics.md §4). When T- = 0 nothing moves: the ratio is 1 if T+ = 0 too, +infinity otherwise.
     double energy_ratio = 1;
     /// max_i |(M(u+ - u-) - W Lambda)_i| / (max(m) v_ref): how exactly the impact equation holds.
     double impact_equation_residual = 0;
@@ -65,11 +65,11 @@ LawResult make_law_result(std::string law, const ImpactMatrices& im, const Eigen
                           const Eigen::VectorXd& u_post, const Eigen::VectorXd& impulses,
                           double tolerance = consistency_tolerance);
 
-/// u+ = u- + M^-1 W Lambda [m/s]: the impact equation solved for u+ (seed 000 eq. 1).
+/// u+ = u- + M^-1 W Lambda [m/s]: the impact equation solved for u+ (Winandy & Leine 2015 eq. 1).
 Eigen::VectorXd velocities_after(const ImpactMatrices& im, const Eigen::VectorXd& u_pre,
                                  const Eigen::VectorXd& impulses);
 
-/// Lambda = G^-1 (gamma+ - gamma-) [N*s] (seed 000 eq. 6).
+/// Lambda = G^-1 (gamma+ - gamma-) [N*s] (Winandy & Leine 2015 eq. 6).
 Eigen::VectorXd impulses_from_contact_velocities(const ImpactMatrices& im,
                                                  const Eigen::VectorXd& gamma_pre,
                                                  const Eigen::VectorXd& gamma_post);

@@ -1,6 +1,6 @@
 // Exact solver of the linear complementarity problem 0 <= z ⊥ w = A z + q >= 0 for a P-matrix A
-// (every principal minor > 0; e.g. the Delassus matrix G of seed 002 eq. 5, which is symmetric
-// positive definite). The solution is unique for a P-matrix; it is found by principal pivoting.
+// (every principal minor > 0; e.g. the Delassus matrix G of Leine & Baumann 2014 eq. 5, which is
+// symmetric positive definite). The solution is unique for a P-matrix; it is found by principal pivoting.
 #pragma once
 
 #include <Eigen/Dense>

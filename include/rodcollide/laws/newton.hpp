@@ -1,4 +1,4 @@
-// The generalized Newton (Moreau) impact law, seed 002 eqs (7)-(9): at every closed contact
+// The generalized Newton (Moreau) impact law, Leine & Baumann 2014 eqs (7)-(9): at every closed contact
 // 0 <= Lambda_k ⊥ gamma+_k + eps_k gamma-_k >= 0, i.e. the LCP 0 <= Lambda ⊥ G Lambda + (I+E) gamma- >= 0
 // with E = diag(eps_k), solved exactly (lcp.hpp). Global eps: the prox forms (26)-(27).
 #pragma once

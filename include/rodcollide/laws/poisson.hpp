@@ -1,5 +1,5 @@
-// The generalized Poisson impact law (seed 004 §7, Glocker; physics.md §3): a compression LCP
-// 0 <= Lambda_c ⊥ gamma- + G Lambda_c >= 0, then an expansion LCP for Lambda_e with
+// The generalized Poisson impact law (Yunt 2014 §7, Glocker 2001; docs/physics.md §3): a
+// compression LCP 0 <= Lambda_c ⊥ gamma- + G Lambda_c >= 0, then an expansion LCP for Lambda_e with
 // 0 <= Lambda_e - E Lambda_c ⊥ gamma+ = gamma- + G (Lambda_c + Lambda_e) >= 0, E = diag(eps_k).
 #pragma once
 

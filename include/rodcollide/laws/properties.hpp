@@ -1,6 +1,7 @@
-// Sampled checks of the structural properties of an impact map S: gamma- -> gamma+ (seed 002
-// Thm 1, seed 000 §5): non-expansivity in the G^-1 metric, monotonicity of -Lambda in H(gamma_bar),
-// cyclic monotonicity (eq. 18, the ABC cycle eqs 45-49), positive homogeneity and continuity.
+// Sampled checks of the structural properties of an impact map S: gamma- -> gamma+
+// (Leine & Baumann 2014 Thm 1, Winandy & Leine 2015 §5): non-expansivity in the G^-1 metric,
+// monotonicity of -Lambda in H(gamma_bar), cyclic monotonicity (eq. 18, the ABC cycle eqs 45-49),
+// positive homogeneity and continuity.
 #pragma once
 
 #include "rodcollide/impact_matrices.hpp"
@@ -41,10 +42,10 @@ struct PropertyOptions {
 long long evaluation_bound(const PropertyOptions& options);
 
 /// ||x||_{G^-1} = sqrt(x^T G^-1 x) for contact velocities [m/s] -> [sqrt(kg) m/s] (twice the
-/// energy of the relative motion is ||gamma||^2_{G^-1}, seed 000 eq. 13-14).
+/// energy of the relative motion is ||gamma||^2_{G^-1}, Winandy & Leine 2015 eq. 13-14).
 double g_inverse_norm(const ImpactMatrices& im, const Eigen::VectorXd& gamma);
 
-/// The left side of seed 000 eq. (49) for the cycle gamma-_A, gamma-_B, ..., back to A:
+/// The left side of Winandy & Leine 2015 eq. (49) for the cycle gamma-_A, gamma-_B, ..., back to A:
 /// sum_i Lambda_i^T (gamma_bar_{i+1} - gamma_bar_i) [J]. Cyclic monotonicity of H needs >= 0;
 /// the ABC cycle of the sequential law gives -m v^2 / 2.
 double cycle_value(const ContactMap& map, const ImpactMatrices& im,
@@ -60,7 +61,7 @@ struct NonExpansivity {
 struct Monotonicity {
     bool holds = true;   ///< min_value >= -tolerance
     /// Smallest -(Lambda_a-Lambda_b)^T (gamma_bar_a-gamma_bar_b) / ||a-b||^2_{G^-1} found
-    /// (dimensionless; by seed 002 Thm 1 it equals (1 - ratio^2)/2 for the same pair).
+    /// (dimensionless; by Leine & Baumann 2014 Thm 1 it equals (1 - ratio^2)/2 for the same pair).
     double min_value = 0;
     Eigen::VectorXd gamma_a, gamma_b;  ///< the pair that reached it [m/s]
 };

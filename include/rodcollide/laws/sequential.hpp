@@ -1,6 +1,6 @@
-// The Sequential Impact Law (seed 000 §3): for three equal masses exactly the cone-wise linear
-// map gamma+ = Q_i gamma- of eq. (23); for any chain, the generalisation of eq. (24): repeated
-// two-ball elastic impacts at approaching contacts, in a selectable order (physics.md §3).
+// The Sequential Impact Law (Winandy & Leine 2015 §3): for three equal masses exactly the cone-wise
+// linear map gamma+ = Q_i gamma- of eq. (23); for any chain, the generalisation of eq. (24):
+// repeated two-ball elastic impacts at approaching contacts, in a selectable order (docs/physics.md §3).
 #pragma once
 
 #include "rodcollide/impact_matrices.hpp"
@@ -14,9 +14,9 @@
 
 namespace rodcollide::laws {
 
-// ---- The three-equal-ball law of seed 000 eq. (23) ---------------------------------------------
+// ---- The three-equal-ball law of Winandy & Leine 2015 eq. (23) ---------------------------------
 
-/// The six cones of seed 000 Fig. 4 in the (gamma1-, gamma2-) plane.
+/// The six cones of Winandy & Leine 2015 Fig. 4 in the (gamma1-, gamma2-) plane.
 enum class Cone { I, IIa, IIb, III, IVa, IVb };
 
 /// All six, in the order of eq. (23).
@@ -25,7 +25,7 @@ inline constexpr Cone all_cones[] = {Cone::I, Cone::IIa, Cone::IIb, Cone::III, C
 /// "I", "IIa", "IIb", "III", "IVa" or "IVb".
 std::string_view cone_name(Cone c);
 
-/// Q_i of seed 000 eq. (23) (dimensionless, gamma+ = Q_i gamma-).
+/// Q_i of Winandy & Leine 2015 eq. (23) (dimensionless, gamma+ = Q_i gamma-).
 Eigen::Matrix2d cone_matrix(Cone c);
 
 /// Number of two-ball impacts Q_i stands for (eq. 24): I 0, IIa/IVa 1, IIb/IVb 2, III 3.
