@@ -1,5 +1,6 @@
 // CSV, table and JSON output of a sweep (see sweep.hpp).
 #include "rodcollide/sweep.hpp"
+#include "rodcollide/sweep_report.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

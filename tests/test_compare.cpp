@@ -1,6 +1,7 @@
 // The comparison module: the worked example (three identical rods struck at (1, 0, 0)), the
 // distance and restitution definitions against hand-derived values, the wave outcome as a law.
 #include "rodcollide/compare.hpp"
+#include "rodcollide/compare_report.hpp"
 #include "rodcollide/laws/kinematic.hpp"
 #include "rodcollide/report.hpp"
 

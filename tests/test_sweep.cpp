@@ -4,6 +4,7 @@
 #include "rodcollide/impact_matrices.hpp"
 #include "rodcollide/solve.hpp"
 #include "rodcollide/sweep.hpp"
+#include "rodcollide/sweep_report.hpp"
 #include "rodcollide/wave_map.hpp"
 
 #include "chain_builders.hpp"

@@ -20,7 +20,6 @@
 #include "rodcollide/solver_options.hpp"
 
 #include <Eigen/Dense>
-#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <optional>
@@ -134,15 +133,5 @@ Comparison compare(const std::string& title, const Chain& chain, const SolverOpt
 
 /// The same for a loaded case (its title, chain and [solver] options).
 Comparison compare(const Case& c, const CompareOptions& options = {});
-
-// ---- Reporting ---------------------------------------------------------------------------------
-
-/// {"wave": the run JSON (report.hpp), "laws": [the laws JSON of each law (laws/report.hpp) plus
-/// "distance"], "title", "gaps_ignored_by_laws", "restitution", "closest_law", "cone",
-/// "wave_as_law": {...}, "implied_restitution": {...}}. Non-finite numbers are null.
-nlohmann::ordered_json comparison_json(const Comparison& c);
-
-/// A readable multi-line report.
-std::string comparison_table(const Comparison& c);
 
 }  // namespace rodcollide

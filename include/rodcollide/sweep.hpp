@@ -13,10 +13,8 @@
 #include "rodcollide/solver_options.hpp"
 
 #include <Eigen/Dense>
-#include <nlohmann/json.hpp>
 
 #include <cstddef>
-#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -139,25 +137,5 @@ SweepResult sweep(const std::string& title, const Chain& chain, const SweepOptio
 /// The empirical cone map of points p[0..n) in angular order (`closed`: they cover the whole
 /// circle, so the last secant joins the last point to the first).
 std::vector<EmpiricalCone> empirical_cone_map(const std::vector<SweepPoint>& points, bool closed, double tolerance);
-
-// ---- Output ---------------------------------------------------------------------------------
-
-/// CSV, one line per direction: index, theta_deg, gamma1_pre, gamma2_pre, gamma1_wave, gamma2_wave,
-/// cone, events, then per law <law>_gamma1, <law>_gamma2, <law>_error; numbers with 17 digits.
-/// The header line comes only with shard 1, so shard files concatenate into the full CSV.
-std::string sweep_csv(const SweepResult& r);
-
-/// Readable report: the errors per cone and the empirical cone map.
-std::string sweep_table(const SweepResult& r);
-
-/// Summary as JSON (no per-direction data; that is the CSV).
-nlohmann::ordered_json sweep_json(const SweepResult& r);
-
-/// The empirical cone map picture (PNG or SVG by the extension of `image`): the unit circle of
-/// gamma- coloured by empirical cone with Winandy & Leine's boundaries, and the errors against theta.
-/// Writes FILE.gp (`gnuplot FILE.gp` in that directory redraws it) and FILE.map.dat beside it,
-/// through plot.hpp's render(): all files appear complete, or none. Throws PlotPathError (bad
-/// path: check_output_path() first), PlotError (gnuplot missing or failing).
-void write_sweep_plot(const SweepResult& r, const std::filesystem::path& image);
 
 }  // namespace rodcollide

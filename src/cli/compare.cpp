@@ -5,6 +5,7 @@
 
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/compare.hpp"
+#include "rodcollide/compare_report.hpp"
 #include "rodcollide/solve.hpp"
 
 #include <boost/program_options.hpp>

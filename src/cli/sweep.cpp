@@ -8,6 +8,8 @@
 #include "rodcollide/plot.hpp"
 #include "rodcollide/solve.hpp"
 #include "rodcollide/sweep.hpp"
+#include "rodcollide/sweep_plot.hpp"
+#include "rodcollide/sweep_report.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
