@@ -1,13 +1,10 @@
 // Finite differences against the exact solver: every example in cases/, and the convergence study
 // on incommensurate chains with gaps (docs/finite_difference.md). The error of a final velocity
 // is |u_fd - u_exact| / V (V = the chain's velocity scale, the spread of initial velocities).
-//
-// The error depends on where the off-grid events (gap closings, fronts from rods at Courant < 1)
-// fall inside their step, a sawtooth in the cell count N. So an error at N is the mean over
-// N, N+1, ..., N+7 ("phase-averaged"), and the observed order is the least-squares slope of
-// log(error) against log(N) over N = 100, 200, ..., 1600.
-// The table in the docs: build/rodcollide_tests "[convergence-table]"
+// The study's chains and error measure are in convergence_study.hpp; the docs' table is printed
+// by build/rodcollide_convergence_table (bench/study/convergence_table.cpp).
 #include "chain_builders.hpp"
+#include "convergence_study.hpp"
 #include "closed_forms.hpp"
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/characteristics.hpp"
@@ -15,73 +12,14 @@
 #include "rodcollide/impact_matrices.hpp"
 
 #include <catch2/catch.hpp>
-#include <fmt/format.h>
 
 #include <cmath>
 
 using namespace rodcollide;
 using rodcollide::testing::load_example_cases;
 using rodcollide::testing::make_rod;
+using namespace rodcollide::testing;
 
-namespace {
-
-struct StudyChain {
-    const char* name;
-    Chain chain;
-};
-
-/// Incommensurate transit times; with and without gaps; equal and mixed impedances and materials.
-std::vector<StudyChain> study_chains() {
-    const double sqrt2 = std::sqrt(2.0);
-    return {
-        {"de Saint-Venant, L2/L1 = sqrt 2, no gap", Chain({make_rod(1, 1), make_rod(sqrt2, 0)})},
-        {"3 rods, L = 1 : sqrt 2 : pi/2, Z = 1 : 1.3 : 0.8, gaps", 
-         Chain({make_rod(1, 1), make_rod(sqrt2, 0, 0.1 * std::sqrt(3.0), 1.3), make_rod(M_PI / 2, -0.2, 0.05 * M_E, 0.8)})},
-        {"4 rods, mixed materials, gaps",
-         Chain({make_rod(0.7, 1), make_rod(1.3, 0, 0.031, 2, 1.7, 2.9), make_rod(0.45, 0, 0, 0.6, 2.2, 0.8),
-                make_rod(1.1, -0.5, 0.02, 1.5, 1, 1.4)})},
-    };
-}
-
-struct ErrorAt {
-    double mean = 0;   ///< over N .. N+7
-    double worst = 0;  ///< over N .. N+7
-    double drift = 0;  ///< mean |energy drift| / initial energy
-};
-
-ErrorAt error_at(const Chain& chain, const Outcome& exact, std::size_t cells) {
-    ErrorAt e;
-    constexpr int window = 8;
-    for (std::size_t n = cells; n < cells + window; ++n) {
-        SolverOptions o;
-        o.cells = n;
-        const Outcome fd = solve_finite_difference(chain, o).outcome;
-        const double err = (fd.final_velocities() - exact.final_velocities()).cwiseAbs().maxCoeff() / chain.velocity_scale();
-        e.mean += err / window;
-        e.worst = std::max(e.worst, err);
-        e.drift += std::abs(fd.energy.dropped) / fd.energy.initial / window;
-    }
-    return e;
-}
-
-/// Least-squares slope of -log(error) against log(cells).
-double observed_order(const std::vector<std::size_t>& cells, const std::vector<double>& errors) {
-    double mx = 0, my = 0;
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-        mx += std::log(static_cast<double>(cells[i])) / static_cast<double>(cells.size());
-        my += std::log(errors[i]) / static_cast<double>(cells.size());
-    }
-    double sxy = 0, sxx = 0;
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-        const double dx = std::log(static_cast<double>(cells[i])) - mx;
-        sxy += dx * (std::log(errors[i]) - my);
-        sxx += dx * dx;
-    }
-    return -sxy / sxx;
-}
-
-
-}  // namespace
 
 TEST_CASE("every case in cases/ agrees with the exact solver at the default resolution", "[finite-difference][cases]") {
     for (const Case& c : load_example_cases()) {
@@ -136,25 +74,6 @@ TEST_CASE("convergence on incommensurate chains with gaps: observed order of the
         INFO("errors " << errors[0] << " ... " << errors.back() << ", observed order " << order);
         CHECK(order >= lower_bound[c]);
         CHECK(errors.back() < 5e-5);
-    }
-}
-
-TEST_CASE("convergence table for docs/finite_difference.md", "[.][convergence-table]") {
-    const std::vector<std::size_t> cells = {50, 100, 200, 400, 800, 1600, 3200};
-    for (const StudyChain& c : study_chains()) {
-        const Outcome exact = solve_characteristics(c.chain, {}).outcome;
-        fmt::print("\n{}\n\n| cells N | mean error | max error | order | mean energy drift |\n|---:|---:|---:|---:|---:|\n", c.name);
-        double previous = 0;
-        std::vector<double> means;
-        for (std::size_t n : cells) {
-            const ErrorAt e = error_at(c.chain, exact, n);
-            means.push_back(e.mean);
-            fmt::print("| {} | {:.2e} | {:.2e} | {} | {:.1e} |\n", n, e.mean, e.worst,
-                       previous > 0 ? fmt::format("{:.2f}", std::log2(previous / e.mean)) : "", e.drift);
-            previous = e.mean;
-        }
-        fmt::print("\nleast-squares order, N = 100..1600: {:.2f}\n",
-                   observed_order({cells.begin() + 1, cells.end() - 1}, {means.begin() + 1, means.end() - 1}));
     }
 }
 
