@@ -211,7 +211,7 @@ namespace {
 /// Screen layout shared by the pictures: plot area and header lines [fractions of the picture].
 struct Layout {
     double left = 0.085, right = 0.97, bottom = 0.10, top = 0.83;
-    double title = 0.965, subtitle = 0.925, key = 0.875;
+    double title = 0.965, subtitle = 0.925, key_top = 0.9;
 };
 
 /// Layout of an x-t picture. Full width, except on normalised axes (x/l, t c/l), where the plot
@@ -307,10 +307,11 @@ std::string preamble(const std::string& what, const fs::path& image, const PlotO
         fmt::arg("tlabel", gp_text(axes.t_label)));
 }
 
-/// Key (legend) as one row under the subtitle.
+/// Key (legend) under the subtitle, hanging from its top edge: a key that needs a second row
+/// grows down towards the plot, never up into the subtitle.
 std::string key_row(const Layout& l, double font) {
-    return fmt::format("set key at screen 0.5,{} center center horizontal reverse Left samplen 2 spacing 1.2 width 2 font \",{}\"\n",
-                       l.key, font - 1);
+    return fmt::format("set key at screen 0.5,{} center top horizontal reverse Left samplen 2 spacing 1.2 width 2 font \",{}\"\n",
+                       l.key_top, font - 1);
 }
 
 /// Tics at every rod end on normalised axes (x/l), else automatic.
@@ -401,10 +402,9 @@ PlotFiles plot_characteristics(const CharacteristicsDiagram& d, const fs::path& 
         p.data.emplace_back("contacts.dat", spans);
     }
     if (!d.fronts.empty()) {
+        // Short, so that the key stays one row under the subtitle (the command prints the details).
         std::string title = "fronts";
-        if (d.omitted_fronts)
-            title = fmt::format("fronts ({} not drawn: jump below {:.2g} m/s, or past the strongest {})",
-                                d.omitted_fronts, d.min_jump, d.fronts.size());
+        if (d.omitted_fronts) title = fmt::format("fronts ({} weaker not drawn)", d.omitted_fronts);
         plots.push_back(fmt::format("{} using ($1*xs):($2*ts):(($3-$1)*xs):(($4-$2)*ts):(front_color($8)) "
                                     "with vectors nohead lw 1.8 lc rgb variable notitle, "
                                     "keyentry with lines lw 1.8 lc rgb \"{}\" title {}",
