@@ -17,8 +17,8 @@ draw() {
 
 # Winandy & Leine 2015 Fig. 6(a) and 6(b): characteristics diagrams with the region states of eqs (33), (35).
 # The sizes make x/l and t c/l equally long, so fronts run at 45 degrees as in the paper.
-draw diagram cases/seed000_two_rods.toml --out plots/seed000_two_rods.png --size 800x900
-draw diagram cases/seed000_three_rods.toml --out plots/seed000_three_rods.png --size 900x1000
+draw diagram cases/seed000_two_rods.toml --out plots/seed000_two_rods.png --size 600x900
+draw diagram cases/seed000_three_rods.toml --out plots/seed000_three_rods.png --size 700x1000
 
 # A field plot: the compression pulse of de Saint-Venant's short striker running into the target.
 draw diagram cases/saint_venant_short_striker.toml --kind force --out plots/saint_venant_short_striker-force.png

@@ -175,6 +175,12 @@ private:
     /// force is taken from that side so that it stays equal on both sides: momentum stays exact
     /// (M(u+ - u-) = W Lambda holds to rounding) and only energy is affected, which
     /// account_energy() integrates. Free ends and open contacts never split fronts: left exact.
+    /// Taking the force from the dropped side moves the other side's outgoing invariant by the
+    /// dropped jump times Z_dropped / Z_kept, so a jump that is small only because its side is
+    /// stiff can carry the whole force (a soft rod striking a stiff one: dropping it would let the
+    /// rods pass through each other with no impulse). A jump is therefore dropped only if both
+    /// outgoing invariants stay within the drop threshold of the exact ones and the contact stays
+    /// compressed.
     JunctionResponse without_small_jump(const JunctionState& s, JunctionResponse r, const JunctionArrivals& in) {
         const double jump_left = std::abs(r.beta_to_left - s.emitted_left);
         const double jump_right = std::abs(r.alpha_to_right - s.emitted_right);
@@ -190,7 +196,10 @@ private:
             d.alpha_to_right = s.emitted_right;
             d.beta_to_left = in.alpha_in + 2 * d.force / in.z_left;  // N = Z_L (beta_L - alpha_in)/2
         }
-        if (d.force > 0) return r;  // never let the approximation pull on the contact
+        if (d.force >= 0) return r;  // never let the approximation release or pull on the contact
+        if (std::abs(d.beta_to_left - r.beta_to_left) >= drop_threshold_ ||
+            std::abs(d.alpha_to_right - r.alpha_to_right) >= drop_threshold_)
+            return r;
         ++dropped_fronts_;
         return d;
     }

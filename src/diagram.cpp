@@ -90,13 +90,14 @@ std::optional<std::pair<long, long>> as_fraction(double value, double unit) {
     return std::nullopt;
 }
 
-/// "p sym/q den" in the paper's style: "2v", "-v/2", "-3v/2c".
+/// "p sym/q den" in the paper's style: "2v", "-v/2", "-3v/(2c)".
 std::string fraction_text(std::pair<long, long> f, const char* symbol, const char* denominator) {
     const auto [p, q] = f;
     if (p == 0) return "0";
     std::string s = p < 0 ? "-" : "";
     if (std::abs(p) != 1) s += std::to_string(std::abs(p));
     s += symbol;
+    if (q != 1 && *denominator) return s + fmt::format("/({}{})", q, denominator);  // v/(2c), not v/2 times c
     if (q != 1 || *denominator) s += "/";
     if (q != 1) s += std::to_string(q);
     s += denominator;

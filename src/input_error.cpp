@@ -1,6 +1,7 @@
 // InvalidInput, InputError and the one wording of each kind of mistake (see input_error.hpp).
 #include "rodcollide/input_error.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rodcollide {
@@ -8,8 +9,13 @@ namespace rodcollide {
 InvalidInput::InvalidInput(std::string key, std::string message)
     : std::invalid_argument(key + ": " + message), key_(std::move(key)), message_(std::move(message)) {}
 
+std::string display_path(const std::string& path) {
+    const bool printable = std::none_of(path.begin(), path.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
+    return printable ? path : fmt::format("{:?}", path);
+}
+
 InputError::InputError(std::string file, std::size_t line, std::string key, std::string message)
-    : std::runtime_error(fmt::format("{}:{}: {}: {}", file, line, key, message)),
+    : std::runtime_error(fmt::format("{}:{}: {}: {}", display_path(file), line, key, message)),
       file_(std::move(file)),
       line_(line),
       key_(std::move(key)),

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <unistd.h>
 
 #ifndef RODCOLLIDE_GNUPLOT
@@ -34,7 +35,7 @@ ImageFormat image_format(const fs::path& image) {
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
     if (ext == ".png") return ImageFormat::png;
     if (ext == ".svg") return ImageFormat::svg;
-    throw PlotPathError(fmt::format("{}: unknown picture format '{}' (use .png or .svg)", image.string(), ext));
+    throw PlotPathError(fmt::format("{}: unknown picture format {:?} (use .png or .svg)", display_path(image), ext));
 }
 
 namespace {
@@ -49,7 +50,7 @@ fs::path make_staging_directory(const fs::path& image) {
         dir / fmt::format(".{}.rodcollide-{}-{}", image.filename().string(), ::getpid(), counter++);
     std::error_code ec;
     if (!fs::create_directory(stage, ec) || ec)
-        throw PlotPathError(fmt::format("{}: cannot write in directory {}: {}", image.string(), dir.string(),
+        throw PlotPathError(fmt::format("{}: cannot write in directory {}: {}", display_path(image), display_path(dir),
                                         ec ? ec.message() : "name taken"));
     return stage;
 }
@@ -68,16 +69,23 @@ std::string shell_quote(const std::string& s) {
 
 }  // namespace
 
+namespace {
+
+/// check_output_target() for a picture's file, as PlotPathError.
+void check_plot_target(const fs::path& file) {
+    try {
+        check_output_target(file);
+    } catch (const OutputPathError& e) {
+        throw PlotPathError(e.what());
+    }
+}
+
+}  // namespace
+
 void check_output_path(const fs::path& image) {
     image_format(image);
-    const fs::path dir = directory_of(image);
-    std::error_code ec;
-    if (!fs::exists(dir, ec))
-        throw PlotPathError(fmt::format("{}: directory {} does not exist", image.string(), dir.string()));
-    if (!fs::is_directory(dir, ec))
-        throw PlotPathError(fmt::format("{}: {} is not a directory", image.string(), dir.string()));
-    if (fs::is_directory(image, ec)) throw PlotPathError(fmt::format("{}: is a directory", image.string()));
-    fs::remove(make_staging_directory(image), ec);
+    check_plot_target(image);
+    check_plot_target(image.parent_path() / (image.stem().string() + ".gp"));
 }
 
 fs::path gnuplot_executable() {
@@ -119,8 +127,8 @@ std::string read_text(const fs::path& p) {
 void write_text(const fs::path& p, const std::string& content, const fs::path& image) {
     std::ofstream out(p, std::ios::binary);
     out << content;
-    out.flush();
-    if (!out) throw PlotPathError(fmt::format("{}: cannot write {}", image.string(), p.filename().string()));
+    out.close();
+    if (!out) throw PlotError(fmt::format("{}: cannot write {}", display_path(image), p.filename().string()));
 }
 
 /// Runs `gnuplot script` in `stage` and returns "" on success, else the first error line.
@@ -174,9 +182,10 @@ PlotFiles render(const Picture& picture, const fs::path& image) {
         if (!fs::is_regular_file(drawn, ec) || fs::file_size(drawn, ec) == 0)
             throw PlotError(fmt::format("gnuplot ({}) wrote no picture", gnuplot.string()));
         names.push_back(image.filename().string());
+        for (const std::string& name : names) check_plot_target(dir / name);  // never replace a non-regular file
         for (const std::string& name : names) {
             fs::rename(stage / name, dir / name, ec);
-            if (ec) throw PlotPathError(fmt::format("{}: cannot write {}: {}", image.string(), name, ec.message()));
+            if (ec) throw PlotError(fmt::format("{}: cannot write {}: {}", display_path(image), name, ec.message()));
         }
     } catch (...) {
         fs::remove_all(stage, ec);
@@ -202,12 +211,13 @@ namespace {
 /// Screen layout shared by the pictures: plot area and header lines [fractions of the picture].
 struct Layout {
     double left = 0.085, right = 0.97, bottom = 0.10, top = 0.83;
-    double title = 0.965, subtitle = 0.925, key = 0.875;
+    double title = 0.965, subtitle = 0.925, key_top = 0.9;
 };
 
 /// Layout of an x-t picture. Full width, except on normalised axes (x/l, t c/l), where the plot
 /// area narrows so both axes have the same unit length and fronts run at 45 degrees, as in
-/// Winandy & Leine 2015 Fig. 6, unless that would leave less than 40% of the width.
+/// Winandy & Leine 2015 Fig. 6, unless the plot would then use less than 70% of the width: a tall
+/// diagram uses the whole width instead.
 Layout xt_layout(const PlotOptions& o, const DiagramAxes& axes, double length, double t_end, bool colour_box) {
     Layout l;
     const double box = colour_box ? 0.11 : 0;  // colour box and its labels, right of the plot
@@ -215,7 +225,7 @@ Layout xt_layout(const PlotOptions& o, const DiagramAxes& axes, double length, d
     if (!axes.normalised) return l;
     const double area_h = (l.top - l.bottom) * o.height, available = (l.right - l.left) * o.width;
     const double area_w = area_h * (length * axes.x_scale) / (t_end * axes.t_scale);
-    if (area_w >= available || area_w < 0.4 * available) return l;
+    if (area_w >= available || area_w < 0.7 * available) return l;
     const double centre = 0.5 * (l.left + l.right + box), width = area_w / o.width;
     l.left = centre - 0.5 * (width + box);
     l.right = l.left + width;
@@ -251,6 +261,17 @@ std::string gp_text(const std::string& s, bool typographic_minus = false) {
     return q + "\"";
 }
 
+/// "text" shown as written in gnuplot enhanced mode (a case title): the enhanced-text operators
+/// _ ^ @ & ~ { } are escaped, so "impact_01" is not drawn with a subscript.
+std::string gp_literal(const std::string& s) {
+    std::string plain;
+    for (char c : s) {
+        if (std::string_view("_^@&~{}").find(c) != std::string_view::npos) plain += '\\';
+        plain += c;
+    }
+    return gp_text(plain);  // doubles the backslash: gnuplot's string then holds \_ for enhanced text
+}
+
 /// Terminal, output, scales, margins and the title lines.
 std::string preamble(const std::string& what, const fs::path& image, const PlotOptions& o, const Layout& l,
                      const DiagramAxes& axes, const std::string& subtitle) {
@@ -280,16 +301,17 @@ std::string preamble(const std::string& what, const fs::path& image, const PlotO
         fmt::arg("terminal", terminal), fmt::arg("w", o.width), fmt::arg("h", o.height), fmt::arg("font", font),
         fmt::arg("out_q", gp_quote(image.filename().string())), fmt::arg("xs", axes.x_scale),
         fmt::arg("ts", axes.t_scale), fmt::arg("left", l.left), fmt::arg("right", l.right),
-        fmt::arg("bottom", l.bottom), fmt::arg("top", l.top), fmt::arg("title", gp_text(o.title)),
+        fmt::arg("bottom", l.bottom), fmt::arg("top", l.top), fmt::arg("title", gp_literal(o.title)),
         fmt::arg("title_y", l.title), fmt::arg("title_font", font + 3), fmt::arg("subtitle", gp_text(subtitle)),
         fmt::arg("subtitle_y", l.subtitle), fmt::arg("xlabel", gp_text(axes.x_label)),
         fmt::arg("tlabel", gp_text(axes.t_label)));
 }
 
-/// Key (legend) as one row under the subtitle.
+/// Key (legend) under the subtitle, hanging from its top edge: a key that needs a second row
+/// grows down towards the plot, never up into the subtitle.
 std::string key_row(const Layout& l, double font) {
-    return fmt::format("set key at screen 0.5,{} center center horizontal reverse Left samplen 2 spacing 1.2 width 2 font \",{}\"\n",
-                       l.key, font - 1);
+    return fmt::format("set key at screen 0.5,{} center top horizontal reverse Left samplen 2 spacing 1.2 width 2 font \",{}\"\n",
+                       l.key_top, font - 1);
 }
 
 /// Tics at every rod end on normalised axes (x/l), else automatic.
@@ -380,10 +402,9 @@ PlotFiles plot_characteristics(const CharacteristicsDiagram& d, const fs::path& 
         p.data.emplace_back("contacts.dat", spans);
     }
     if (!d.fronts.empty()) {
+        // Short, so that the key stays one row under the subtitle (the command prints the details).
         std::string title = "fronts";
-        if (d.omitted_fronts)
-            title = fmt::format("fronts ({} not drawn: jump below {:.2g} m/s, or past the strongest {})",
-                                d.omitted_fronts, d.min_jump, d.fronts.size());
+        if (d.omitted_fronts) title = fmt::format("fronts ({} weaker not drawn)", d.omitted_fronts);
         plots.push_back(fmt::format("{} using ($1*xs):($2*ts):(($3-$1)*xs):(($4-$2)*ts):(front_color($8)) "
                                     "with vectors nohead lw 1.8 lc rgb variable notitle, "
                                     "keyentry with lines lw 1.8 lc rgb \"{}\" title {}",

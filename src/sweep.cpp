@@ -191,6 +191,7 @@ void compare_with_seed(EmpiricalCone& c) {
 
 void validate(const SweepOptions& o) {
     input::require("directions", input::integer_within(o.directions, 1, max_sweep_directions));
+    input::require("threads", input::integer_within(o.threads, 0, largest_sweep_threads));
     if (o.shard.index < 1 || o.shard.count < 1 || o.shard.index > o.shard.count || o.shard.count > o.directions)
         throw InvalidInput("shard", fmt::format("k/n needs 1 <= k <= n <= directions ({}), got {}/{}", o.directions,
                                                 o.shard.index, o.shard.count));

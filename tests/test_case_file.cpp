@@ -384,9 +384,9 @@ TEST_CASE("values out of range give the bound and the value", "[case_file]") {
     CHECK(error_of(two_rods + "[solver]\nrecord_until = -1\n") ==
           "bad.toml:10: solver.record_until: must be > 0, got -1");
     CHECK(error_of(two_rods + "[solver]\ndrop_tolerance = 1\n") ==
-          "bad.toml:10: solver.drop_tolerance: must be in [0, 1), got 1");
+          "bad.toml:10: solver.drop_tolerance: must be in [0, 0.01], got 1");
     CHECK(error_of(two_rods + "[solver]\ndrop_tolerance = -1e-3\n") ==
-          "bad.toml:10: solver.drop_tolerance: must be in [0, 1), got -0.001");
+          "bad.toml:10: solver.drop_tolerance: must be in [0, 0.01], got -0.001");
     CHECK(error_of(two_rods + "[solver]\nmax_events = 0\n") ==
           "bad.toml:10: solver.max_events: must be > 0, got 0");
     CHECK(error_of(two_rods + "[solver]\nmax_fronts = 200_000_001\n") ==

@@ -46,7 +46,7 @@ TEST_CASE("diagram --help teaches the kinds, the outputs and gives examples", "[
     const auto r = run_cli("diagram --help");
     CHECK(r.status == 0);
     for (const char* s : {"characteristics", "velocity", "force", "displacement", "--t-end", "--size", "--out",
-                          "gnuplot FILE.gp", "RODCOLLIDE_GNUPLOT", "examples:", "-v/2c"})
+                          "gnuplot FILE.gp", "RODCOLLIDE_GNUPLOT", "examples:", "-v/(2c)"})
         CHECK_THAT(r.out, Catch::Contains(s));
     CHECK_THAT(run_cli("--help").out, Catch::Contains("diagram"));
 }
@@ -90,7 +90,7 @@ TEST_CASE("diagram: bad input exits 2 with one line and writes nothing", "[cli][
              Bad{"diagram cases/seed000_two_rods.toml --kind contour" + out, "--kind: unknown kind \"contour\"; valid: characteristics, velocity, force, displacement"},
              Bad{"diagram cases/seed000_two_rods.toml --size 10x10" + out, "--size"},
              Bad{"diagram cases/seed000_two_rods.toml --size big" + out, "WIDTHxHEIGHT"},
-             Bad{"diagram cases/seed000_two_rods.toml --t-end -1" + out, "t_end must be finite and > 0"},
+             Bad{"diagram cases/seed000_two_rods.toml --t-end -1" + out, "--t-end: must be > 0, got -1"},
              Bad{"diagram cases/seed000_two_rods.toml --min-jump 2" + out, "--min-jump"},
              Bad{"diagram cases/seed000_two_rods.toml --out '" + (dir / "x.jpg") + "'", "use .png or .svg"},
              Bad{"diagram cases/seed000_two_rods.toml --out '" + (dir / "no/x.png") + "'", "does not exist"},

@@ -97,7 +97,7 @@ TEST_CASE("Winandy & Leine 2015 Fig. 6(a): fronts, contact A and the regions of 
     check_regions(d, {
         {1, {{0.2, 0.1}, {0.5, 0.4}}, 0, 1, "u_t = v", "u_x = 0"},
         {2, {{1.8, 0.1}, {1.5, 0.4}}, 0, 0, "u_t = 0", "u_x = 0"},
-        {3, {{0.9, 0.5}, {1.1, 0.5}, {0.8, 1.5}, {1.0, 1.0}}, -0.5, 0.5, "u_t = v/2", "u_x = -v/2c"},
+        {3, {{0.9, 0.5}, {1.1, 0.5}, {0.8, 1.5}, {1.0, 1.0}}, -0.5, 0.5, "u_t = v/2", "u_x = -v/(2c)"},
         {4, {{0.2, 1.5}, {0.5, 2.8}}, 0, 0, "u_t = 0", "u_x = 0"},
         {5, {{1.8, 1.5}, {1.5, 2.8}}, 0, 1, "u_t = v", "u_x = 0"},
     });
@@ -136,11 +136,11 @@ TEST_CASE("Winandy & Leine 2015 Fig. 6(b): fronts, contacts B and C and the regi
         {2, {{1.5, 0.1}}, 0, 0, "u_t = 0", "u_x = 0"},
         {3, {{2.8, 0.1}}, 0, -1, "u_t = -v", "u_x = 0"},
         {4, {{0.9, 0.5}, {1.1, 0.2}}, -1, 1, "u_t = v", "u_x = -v/c"},
-        {5, {{1.9, 0.2}, {2.1, 0.2}}, -0.5, -0.5, "u_t = -v/2", "u_x = -v/2c"},
-        {6, {{1.5, 0.8}, {0.8, 1.5}}, -1.5, 0.5, "u_t = v/2", "u_x = -3v/2c"},
+        {5, {{1.9, 0.2}, {2.1, 0.2}}, -0.5, -0.5, "u_t = -v/2", "u_x = -v/(2c)"},
+        {6, {{1.5, 0.8}, {0.8, 1.5}}, -1.5, 0.5, "u_t = v/2", "u_x = -3v/(2c)"},
         {7, {{0.2, 1.5}}, 0, 0, "u_t = 0", "u_x = 0"},
         {8, {{2.8, 1.5}}, 0, 0, "u_t = 0", "u_x = 0"},
-        {9, {{0.8, 2.5}, {1.2, 2.5}}, -0.5, -0.5, "u_t = -v/2", "u_x = -v/2c"},
+        {9, {{0.8, 2.5}, {1.2, 2.5}}, -0.5, -0.5, "u_t = -v/2", "u_x = -v/(2c)"},
         {10, {{1.8, 2.5}, {2.2, 2.5}}, -1, 1, "u_t = v", "u_x = -v/c"},
         {11, {{1.5, 3.5}}, 0, 0, "u_t = 0", "u_x = 0"},
         {12, {{0.2, 2.5}, {0.5, 3.5}}, 0, -1, "u_t = -v", "u_x = 0"},
@@ -190,13 +190,13 @@ TEST_CASE("labels read like the paper when exact, as numbers otherwise", "[diagr
     CHECK(format_velocity(0.5, paper) == "v/2");
     CHECK(format_velocity(-1.5, paper) == "-3v/2");
     CHECK(format_velocity(0, paper) == "0");
-    CHECK(format_strain(-0.5, paper) == "-v/2c");
-    CHECK(format_strain(-1.5, paper) == "-3v/2c");
+    CHECK(format_strain(-0.5, paper) == "-v/(2c)");
+    CHECK(format_strain(-1.5, paper) == "-3v/(2c)");
     CHECK(format_strain(-1, paper) == "-v/c");
     CHECK(format_strain(2, paper) == "2v/c");
     const StateUnits si{true, 2.0, 5000.0};  // v = 2 m/s, c = 5000 m/s
     CHECK(format_velocity(1, si) == "v/2");
-    CHECK(format_strain(-1.0 / 5000, si) == "-v/2c");
+    CHECK(format_strain(-1.0 / 5000, si) == "-v/(2c)");
     CHECK(format_velocity(16.0 / 27, StateUnits{true, 1, 1}) == "16v/27");
     CHECK(format_velocity(std::sqrt(2.0), paper) == "1.41");  // not a simple fraction: a number
     CHECK(format_velocity(0.4, StateUnits{}) == "0.4");

@@ -174,7 +174,7 @@ TEST_CASE("a characteristics PNG has the requested size, with its script and dat
     CHECK(f.regions == 5);
     CHECK(f.labelled_regions == 5);
     // Labels in the data file, with the typographic minus.
-    CHECK_THAT(read_file(dir / "fig.labels.dat"), Catch::Contains("\"u_x = −v/2c\""));
+    CHECK_THAT(read_file(dir / "fig.labels.dat"), Catch::Contains("\"u_x = −v/(2c)\""));
 }
 
 TEST_CASE("an SVG is well-formed XML with the requested size", "[plot][svg]") {
@@ -185,7 +185,7 @@ TEST_CASE("an SVG is well-formed XML with the requested size", "[plot][svg]") {
     CHECK(xml_problem(svg) == "");
     CHECK_THAT(svg, Catch::Contains("<svg"));
     CHECK_THAT(svg, Catch::Contains("width=\"900\" height=\"640\""));
-    CHECK_THAT(svg, Catch::Contains("−3v/2c"));  // region 6 of eq. (35)
+    CHECK_THAT(svg, Catch::Contains("−3v/(2c)"));  // region 6 of eq. (35)
 }
 
 TEST_CASE("the .gp script redraws the picture on its own, anywhere", "[plot][script]") {
@@ -323,7 +323,8 @@ TEST_CASE("picture sizes and t_end are checked", "[plot][errors]") {
 
 TEST_CASE("on x/l, t c/l axes both units have the same length: fronts at 45 degrees", "[plot][layout]") {
     const TempDir dir("layout");
-    draw_figure(two_rods, {}, request(FigureKind::characteristics, dir / "fig.png", 800, 900));  // x: 0-2, t: 0-3
+    // x: 0-2, t: 0-3; at 600x900 equal units fill 82% of the available width, so they are kept.
+    draw_figure(two_rods, {}, request(FigureKind::characteristics, dir / "fig.png", 600, 900));
     const std::string gp = read_file(dir / "fig.gp");
     auto value_after = [&](const std::string& key) {
         const auto at = gp.find(key);
@@ -334,8 +335,17 @@ TEST_CASE("on x/l, t c/l axes both units have the same length: fronts at 45 degr
     const double right = value_after("set rmargin at screen ");
     const double bottom = value_after("set bmargin at screen ");
     const double top = value_after("set tmargin at screen ");
-    const double unit_x = (right - left) * 800 / 2, unit_t = (top - bottom) * 900 / 3;  // pixels per l, per l/c
+    const double unit_x = (right - left) * 600 / 2, unit_t = (top - bottom) * 900 / 3;  // pixels per l, per l/c
     CHECK(unit_x == Approx(unit_t).epsilon(1e-6));
+}
+
+TEST_CASE("a tall diagram on a wide picture uses the whole width rather than 45 degree fronts", "[plot][layout]") {
+    const TempDir dir("layout_wide");
+    // x: 0-2, t: 0-3 at the default 1000x700: equal units would use 38% of the width.
+    draw_figure(two_rods, {}, request(FigureKind::characteristics, dir / "fig.png", 1000, 700));
+    const std::string gp = read_file(dir / "fig.gp");
+    CHECK_THAT(gp, Catch::Contains("set lmargin at screen 0.085;"));
+    CHECK_THAT(gp, Catch::Contains("set rmargin at screen 0.97\n"));
 }
 
 TEST_CASE("picture sizes: each side in [smallest, largest], the option named as data", "[plot][errors]") {
@@ -347,4 +357,15 @@ TEST_CASE("picture sizes: each side in [smallest, largest], the option named as 
         CHECK(e.key() == "size");
         CHECK(e.message() == "each side must be in [200, 10000] pixels, got 1000x199");
     }
+}
+
+TEST_CASE("a case title is drawn as written: gnuplot's enhanced-text operators are escaped", "[plot][title]") {
+    const TempDir dir("title");
+    FigureRequest r = request(FigureKind::characteristics, dir / "fig.svg");
+    r.plot.title = "impact_01 ^2 {a}";
+    draw_figure(two_rods, {}, r);
+    // In the script's double-quoted string \\_ is gnuplot's \_: a literal underscore.
+    CHECK_THAT(read_file(dir / "fig.gp"), Catch::Contains(R"("impact\\_01 \\^2 \\{a\\}")"));
+    const std::string svg = read_file(dir / "fig.svg");
+    CHECK_THAT(svg, Catch::Contains("impact_01"));
 }

@@ -43,7 +43,7 @@ TEST_CASE("validate(SolverOptions): the defaults and the extremes of each range 
               o.cells = largest_cells;
           }) == "(accepted)");
     CHECK(refusal([](SolverOptions& o) {
-              o.drop_tolerance = std::nextafter(1.0, 0.0);
+              o.drop_tolerance = largest_drop_tolerance;
               o.max_events = largest_max_events;
               o.max_fronts = 1;
               o.cells = 1;
@@ -61,10 +61,14 @@ TEST_CASE("validate(SolverOptions): method, end_time and record_until", "[solver
     CHECK(refusal([](SolverOptions& o) { o.record_until = -inf; }) == "record_until: must be finite, got -inf");
 }
 
-TEST_CASE("validate(SolverOptions): drop_tolerance from 0 up to, not including, 1", "[solver_options]") {
-    CHECK(refusal([](SolverOptions& o) { o.drop_tolerance = 1; }) == "drop_tolerance: must be in [0, 1), got 1");
+TEST_CASE("validate(SolverOptions): drop_tolerance from 0 to 0.01, where the accuracy it implies still means something",
+          "[solver_options]") {
+    CHECK(refusal([](SolverOptions& o) { o.drop_tolerance = 1; }) == "drop_tolerance: must be in [0, 0.01], got 1");
+    CHECK(refusal([](SolverOptions& o) { o.drop_tolerance = 0.5; }) == "drop_tolerance: must be in [0, 0.01], got 0.5");
+    CHECK(refusal([](SolverOptions& o) { o.drop_tolerance = std::nextafter(0.01, 1.0); }) ==
+          "drop_tolerance: must be in [0, 0.01], got 0.010000000000000002");
     CHECK(refusal([](SolverOptions& o) { o.drop_tolerance = -1e-3; }) ==
-          "drop_tolerance: must be in [0, 1), got -0.001");
+          "drop_tolerance: must be in [0, 0.01], got -0.001");
     CHECK(refusal([](SolverOptions& o) { o.drop_tolerance = std::nan(""); }) ==
           "drop_tolerance: must be finite, got nan");
 }
@@ -98,7 +102,7 @@ TEST_CASE("solve() and solve_with_field() refuse options validate() refuses, bef
     SolverOptions o;
     o.drop_tolerance = 1;
     CHECK_THROWS_AS(solve(chain, o), InvalidInput);
-    CHECK_THROWS_WITH(solve(chain, o), "drop_tolerance: must be in [0, 1), got 1");
+    CHECK_THROWS_WITH(solve(chain, o), "drop_tolerance: must be in [0, 0.01], got 1");
     o = SolverOptions{};
     o.method = Method::finite_difference;
     o.cells = largest_cells + 1;

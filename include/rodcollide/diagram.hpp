@@ -41,7 +41,7 @@ DiagramAxes diagram_axes(const Chain& chain, double t_end);
 /// outcome.end_time when the run stopped unsettled at a horizon (nothing is known beyond it).
 double default_diagram_end_time(const Outcome& outcome, const Chain& chain);
 
-/// How region states are written. Symbolic, like the paper ("2v", "-v/2", "-3v/2c"), when every
+/// How region states are written. Symbolic, like the paper ("2v", "-v/2", "-3v/(2c)"), when every
 /// rod has the same wave speed c and every region's velocity is p/q v and strain p/q v/c with
 /// q <= 64, where v is the smallest nonzero |initial velocity|; otherwise as numbers (velocity in
 /// m/s, three significant digits).
@@ -53,7 +53,7 @@ struct StateUnits {
 
 /// "2v", "-v/2", "0" (symbolic) or "0.4" (in m/s).
 std::string format_velocity(double velocity, const StateUnits& units);
-/// "-3v/2c", "-v/c", "0" (symbolic) or "-7.7e-05".
+/// "-3v/(2c)", "-v/c", "0" (symbolic) or "-7.7e-05".
 std::string format_strain(double strain, const StateUnits& units);
 
 // ---------------------------------------------------------------------------------------------
@@ -100,7 +100,7 @@ struct Region {
     std::size_t cells = 0;  ///< area in raster cells
     bool labelled = false;  ///< false when the label does not fit inside the region
     double x = 0, t = 0;    ///< label centre [m], [s]
-    std::array<std::string, 2> lines;  ///< "u_t = v/2", "u_x = -v/2c" (plain text)
+    std::array<std::string, 2> lines;  ///< "u_t = v/2", "u_x = -v/(2c)" (plain text)
 };
 
 /// Which region each raster cell belongs to.

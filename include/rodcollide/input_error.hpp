@@ -50,6 +50,10 @@ private:
     std::string key_, message_;
 };
 
+/// A file name as it is shown in a one-line message: as is if it is printable, else quoted with its
+/// control characters (newline, tab, escape...) escaped, so that no name can split a message.
+std::string display_path(const std::string& path);
+
 // ---- One wording per kind of mistake --------------------------------------------------------------
 // Checks return the problem in its one wording (nullopt when the value is fine), so that each
 // caller reports it its own way: a reader at a line, the library as InvalidInput, the CLI at a flag.

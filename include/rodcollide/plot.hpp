@@ -11,6 +11,7 @@
 #include "rodcollide/diagram.hpp"
 #include "rodcollide/field_samples.hpp"
 #include "rodcollide/input_error.hpp"
+#include "rodcollide/output_file.hpp"
 
 #include <filesystem>
 #include <stdexcept>
@@ -20,10 +21,11 @@
 
 namespace rodcollide {
 
-/// A bad output path (unknown extension, missing or unwritable directory): nothing was written.
-class PlotPathError : public std::invalid_argument {
+/// A bad output path (unknown extension, or a target check_output_target() refuses): nothing was
+/// written.
+class PlotPathError : public OutputPathError {
 public:
-    using std::invalid_argument::invalid_argument;
+    using OutputPathError::OutputPathError;
 };
 
 /// gnuplot is missing or failed: nothing was written.
@@ -70,8 +72,9 @@ PlotFiles render(const Picture& picture, const std::filesystem::path& image);
 /// Format from the extension (.png or .svg, any case). Throws PlotPathError otherwise.
 ImageFormat image_format(const std::filesystem::path& image);
 
-/// Checks, before any work, that `image` can be written: known extension, existing directory in
-/// which files can be created (tried, not guessed from permission bits). Throws PlotPathError.
+/// Checks, before any work, that `image` can be written: known extension, and the picture and its
+/// script FILE.gp pass check_output_target() (the data files are checked when they are moved into
+/// place, as every file is). Throws PlotPathError.
 void check_output_path(const std::filesystem::path& image);
 
 /// The gnuplot to run: $RODCOLLIDE_GNUPLOT if set (no fallback: a wrong value is an error), else

@@ -44,6 +44,7 @@ struct SolverOptions {
     double record_after_settling = 0;
     /// Characteristics: a jump smaller than drop_tolerance * velocity scale is not emitted as a
     /// new front; the energy this changes is accounted for and reported (Outcome::energy.dropped).
+    /// At most largest_drop_tolerance.
     double drop_tolerance = 1e-12;
     /// Characteristics: cap on processed event groups (bounded work).
     std::size_t max_events = 10'000'000;
@@ -64,9 +65,12 @@ struct SolverOptions {
 inline constexpr std::size_t largest_max_events = 10'000'000'000;
 inline constexpr std::size_t largest_max_fronts = 200'000'000;
 inline constexpr std::size_t largest_cells = 100'000'000;
+/// The outcome of a run with drop_tolerance d is accurate to 100 d relative to the velocity scale
+/// (Outcome::accuracy): beyond 0.01 that bound says nothing.
+inline constexpr double largest_drop_tolerance = 0.01;
 
 /// Checks every limit on the options: a known method; end_time and record_until finite and > 0;
-/// drop_tolerance in [0, 1); max_events, max_fronts and cells (unless 0, the default) from 1 to
+/// drop_tolerance in [0, largest_drop_tolerance]; max_events, max_fronts and cells (unless 0, the default) from 1 to
 /// their largest value above. Throws InvalidInput naming the option by its case-file key
 /// ("end_time"). The case reader, the command line's solver flags and solve() all call it.
 void validate(const SolverOptions& options);

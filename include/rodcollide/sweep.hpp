@@ -47,7 +47,7 @@ struct SweepOptions {
     /// newton, poisson: global eps; kinematic: E_n = e I (default 1); sequential: none.
     std::optional<double> restitution;
     Shard shard;
-    /// Worker threads; 0 = one per hardware thread.
+    /// Worker threads; 0 = one per hardware thread; at most largest_sweep_threads.
     unsigned threads = 0;
     /// Two secant matrices of the wave map agree when max |J_a - J_b| <= tolerance * max(1, |J|).
     /// Unset: ten times the largest Outcome::accuracy of the wave solves, linear_tolerance_factor
@@ -60,9 +60,13 @@ struct SweepOptions {
     std::function<void(std::size_t, std::size_t)> progress;
 };
 
-/// Throws InvalidInput naming the option as its key() ("directions", "shard", "laws",
+/// Most worker threads a sweep starts (SweepOptions::threads).
+inline constexpr unsigned largest_sweep_threads = 1024;
+
+/// Throws InvalidInput naming the option as its key() ("directions", "threads", "shard", "laws",
 /// "restitution", "linear_tolerance") if the options do not fit.
 void validate(const SweepOptions& options);
+
 /// Same, after checking the chain, which must have exactly three rods (key "rods").
 void validate(const Chain& chain, const SweepOptions& options);
 

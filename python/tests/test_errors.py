@@ -111,7 +111,7 @@ def test_keyword_solver_options_are_checked_as_in_solver():
         (("method", "rk4"),): "<kwargs>:1: solver.method: unknown method \"rk4\"; valid: characteristics, "
                               "finite-difference",
         (("cell", 10),): "<kwargs>:1: solver.cell: unknown key; did you mean \"cells\"?",
-        (("drop_tolerance", 1),): "<kwargs>:1: solver.drop_tolerance: must be in [0, 1), got 1",
+        (("drop_tolerance", 1),): "<kwargs>:1: solver.drop_tolerance: must be in [0, 0.01], got 1",
         (("max_events", 10 ** 11),): "<kwargs>:1: solver.max_events: must be in [1, 10000000000], got 100000000000",
     }
     for given, message in expected.items():

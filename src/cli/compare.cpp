@@ -6,6 +6,7 @@
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/compare.hpp"
 #include "rodcollide/compare_report.hpp"
+#include "rodcollide/finite_difference.hpp"
 #include "rodcollide/solve.hpp"
 
 #include <boost/program_options.hpp>
@@ -89,6 +90,8 @@ int run_compare(const std::vector<std::string>& args) {
     try {
         result = compare(c, options);
     } catch (const UnsupportedMethod& e) {
+        return usage_error("compare", e.what());
+    } catch (const InvalidResolution& e) {  // a grid over the limits, refused before it is built
         return usage_error("compare", e.what());
     }
     progress.finish();

@@ -20,7 +20,7 @@ namespace {
 
 namespace po = boost::program_options;
 
-const char* const diagram_help = R"(usage: rodcollide diagram CASE [options]
+const char* const diagram_help = R"help(usage: rodcollide diagram CASE [options]
 
 Draws a picture of the collision described by the case file CASE, with gnuplot:
 
@@ -30,7 +30,7 @@ Draws a picture of the collision described by the case file CASE, with gnuplot:
                    circles) marked, and every region of constant state labelled with its
                    velocity u_t and strain u_x. When all rods share the wave speed c and the
                    states are simple multiples, labels read like Winandy & Leine 2015 Fig. 6: "2v",
-                   "-v/2c", with v the smallest nonzero initial speed; otherwise they are numbers in
+                   "-v/(2c)", with v the smallest nonzero initial speed; otherwise they are numbers in
                    SI units. Fronts weaker than --min-jump are left out and the legend says how
                    many. (default)
   velocity, force  pseudocolour fields over the x-t plane (blue negative, red positive; a
@@ -58,7 +58,7 @@ examples:
 
 exit status: 0 drawn; 1 gnuplot missing or failed, or the solver hit a cap; 2 bad input (case
 file, option, output path): nothing was written.
-)";
+)help";
 
 /// Parses "WxH" into the plot options, checked by the plotter's own validate(PlotOptions).
 void apply_size(const std::string& text, PlotOptions& plot) {
@@ -75,15 +75,18 @@ int run_diagram(const std::vector<std::string>& args) {
     CommonSolverFlags flags;
     visible.add_options()
         ("help,h", "show this help")
-        ("out,o", po::value<std::string>(), "picture to write, .png or .svg (default: <case-stem>-<kind>.png in the current directory)")
-        ("kind,k", po::value<std::string>()->default_value("characteristics"), "characteristics, velocity, force or displacement")
-        ("t-end", po::value<std::string>(), "end of the diagram [s] (default: settling time + one longest transit time)")
-        ("size", po::value<std::string>()->default_value("1000x700"), "picture size WIDTHxHEIGHT [pixels]")
-        ("min-jump", po::value<std::string>()->default_value("0.001"),
+        ("out,o", po::value<std::string>()->value_name("FILE"), "picture to write, .png or .svg (default: <case-stem>-<kind>.png in the current directory)")
+        ("kind,k", po::value<std::string>()->value_name("KIND")->default_value("characteristics"), "characteristics, velocity, force or displacement")
+        ("t-end", po::value<std::string>()->value_name("T"), "end of the diagram [s] (default: settling time + one longest transit time)")
+        ("size", po::value<std::string>()->value_name("WxH")->default_value("1000x700"), "picture size WIDTHxHEIGHT [pixels]")
+        ("min-jump", po::value<std::string>()->value_name("J")->default_value("0.001"),
          "characteristics: leave out fronts whose jump is below this fraction of the velocity scale");
-    flags.add_to(visible);
+    // --end-time, the solver's horizon elsewhere, is here an alias of --t-end (the picture ends
+    // where the solve does): accepted, not shown, so that one name is documented.
+    po::options_description aliases;
+    flags.add_to(visible, &aliases);
     po::variables_map vm;
-    if (auto status = parse_case_command_line("diagram", diagram_help, args, visible, vm)) return *status;
+    if (auto status = parse_case_command_line("diagram", diagram_help, args, visible, vm, &aliases)) return *status;
     if (auto status = flags.read("diagram", vm)) return *status;
 
     FigureRequest request;
@@ -100,12 +103,16 @@ int run_diagram(const std::vector<std::string>& args) {
         request.min_jump = *number_flag(vm, "min-jump");
         input::require("min-jump", input::within(request.min_jump, {0, 1, false, true}));
         request.t_end = number_flag(vm, "t-end");
+        if (!request.t_end) request.t_end = number_flag(vm, "end-time");
+        if (request.t_end) input::require("t-end", input::positive(*request.t_end));
     } catch (const InvalidInput& e) {
         return usage_error("diagram", flag_error(e, visible));
     }
     const std::filesystem::path case_path = vm["case"].as<std::string>();
     request.image = vm.count("out") ? std::filesystem::path(vm["out"].as<std::string>())
                                     : std::filesystem::path(fmt::format("{}-{}.png", case_path.stem().string(), kind_name));
+    // Before any work: bad input computes and writes nothing.
+    if (auto status = check_output_flag("diagram", "out", request.image.string(), OutputKind::picture)) return *status;
 
     std::optional<Case> loaded = load_case_with_flags("diagram", vm, flags);
     if (!loaded) return exit_bad_input;
@@ -132,16 +139,16 @@ int run_diagram(const std::vector<std::string>& args) {
         return exit_failure;
     }
     progress.finish();
-    fmt::print("wrote {} (t = 0 to {:.6g} s)\n", figure.files.image.string(), figure.t_end);
+    fmt::print("wrote {} (t = 0 to {:.6g} s)\n", display_path(figure.files.image), figure.t_end);
     if (request.kind == FigureKind::characteristics)
         fmt::print("  {} fronts drawn, {} left out (below the visual threshold, or past the strongest {}); "
                    "{} regions, {} labelled\n",
                    figure.fronts, figure.omitted_fronts, DiagramOptions{}.max_fronts, figure.regions,
                    figure.labelled_regions);
     if (figure.magnification != 1) fmt::print("  displacements and gaps drawn x{:g}\n", figure.magnification);
-    fmt::print("  redraw or restyle: gnuplot {} (in {}), data:", figure.files.script.filename().string(),
-               figure.files.script.has_parent_path() ? figure.files.script.parent_path().string() : ".");
-    for (const auto& d : figure.files.data) fmt::print(" {}", d.filename().string());
+    fmt::print("  redraw or restyle: gnuplot {} (in {}), data:", display_path(figure.files.script.filename()),
+               display_path(figure.files.script.has_parent_path() ? figure.files.script.parent_path() : "."));
+    for (const auto& d : figure.files.data) fmt::print(" {}", display_path(d.filename()));
     fmt::print("\n");
     return exit_ok;
 }

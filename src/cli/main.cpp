@@ -4,10 +4,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <fcntl.h>
+#include <iostream>
 #include <string>
+#include <unistd.h>
 #include <vector>
+
+#ifndef RODCOLLIDE_VERSION
+#define RODCOLLIDE_VERSION "unknown"
+#endif
 
 namespace rodcollide::cli {
 
@@ -41,28 +50,66 @@ void print_usage(std::FILE* out) {
     fmt::print(out, "\nexit status: 0 success, 1 failure during the computation, 2 bad input.\n");
 }
 
+/// Opens /dev/null on any of the standard descriptors 0, 1, 2 that is closed, so that no file
+/// rodcollide opens later takes its number (and receives what is printed); true if stdout was.
+bool stdout_was_closed() {
+    bool closed = false;
+    for (int fd = 0; fd <= 2; ++fd) {
+        if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        if (fd == STDOUT_FILENO) closed = true;
+        const int null = ::open("/dev/null", O_RDWR);
+        if (null >= 0 && null != fd) {  // a lower descriptor was free after all
+            ::dup2(null, fd);
+            ::close(null);
+        }
+    }
+    return closed;
+}
+
+/// Flushes stdout and reports a failed write (a full disk, a closed pipe) as one line: the output
+/// is incomplete, so the command failed.
+int checked_stdout(const std::string& command, int status) {
+    std::cout.flush();
+    if (std::fflush(stdout) == 0 && !std::ferror(stdout) && std::cout) return status;
+    const int error = errno;
+    fmt::print(stderr, "rodcollide {}: cannot write standard output: {}\n", command, std::strerror(error ? error : EIO));
+    return rodcollide::cli::exit_failure;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     using namespace rodcollide::cli;
+    if (stdout_was_closed()) {
+        fmt::print(stderr, "rodcollide: standard output is closed; nothing was done\n");
+        return exit_failure;
+    }
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
-        print_usage(stderr);
+        fmt::print(stderr, "rodcollide: missing COMMAND (see rodcollide --help)\n");
         return exit_bad_input;
     }
     if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         print_usage(stdout);
-        return exit_ok;
+        return checked_stdout("--help", exit_ok);
+    }
+    if (args[0] == "--version" || args[0] == "-V") {
+        fmt::print("rodcollide {}\n", RODCOLLIDE_VERSION);
+        return checked_stdout("--version", exit_ok);
     }
     for (const Command& c : commands()) {
         if (c.name != args[0]) continue;
+        int status = exit_failure;
         try {
-            return c.run(std::vector<std::string>(args.begin() + 1, args.end()));
+            status = c.run(std::vector<std::string>(args.begin() + 1, args.end()));
         } catch (const std::exception& e) {
+            // A failed print to stdout throws from fmt: say what failed, once.
+            if (std::ferror(stdout)) return checked_stdout(c.name, exit_failure);
             fmt::print(stderr, "rodcollide {}: {}\n", c.name, e.what());
             return exit_failure;
         }
+        return checked_stdout(c.name, status);
     }
-    fmt::print(stderr, "rodcollide: unknown command '{}' (try rodcollide --help)\n", args[0]);
+    fmt::print(stderr, "rodcollide: unknown command {:?} (see rodcollide --help)\n", args[0]);
     return exit_bad_input;
 }

@@ -3,10 +3,14 @@
 
 #include "command.hpp"
 
+#include "rodcollide/output_file.hpp"
+#include "rodcollide/plot.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <sstream>
 #include <unistd.h>
 
@@ -29,9 +33,10 @@ std::optional<int> parse_command_line(const std::string& command, const std::vec
 
 std::optional<int> parse_case_command_line(const std::string& command, const char* help_text,
                                            const std::vector<std::string>& args, const po::options_description& visible,
-                                           po::variables_map& vm) {
+                                           po::variables_map& vm, const po::options_description* hidden) {
     po::options_description all;
     all.add(visible).add_options()("case", po::value<std::string>(), "case file");
+    if (hidden) all.add(*hidden);
     po::positional_options_description positional;
     positional.add("case", 1);
     if (auto status = parse_command_line(command, args, all, positional, vm)) return status;
@@ -47,6 +52,19 @@ std::optional<int> parse_case_command_line(const std::string& command, const cha
 int usage_error(const std::string& command, const std::string& message) {
     fmt::print(stderr, "rodcollide {}: {}\n", command, message);
     return exit_bad_input;
+}
+
+std::optional<int> check_output_flag(const std::string& command, const std::string& flag, const std::string& path,
+                                     OutputKind kind) {
+    try {
+        if (kind == OutputKind::picture)
+            check_output_path(path);
+        else
+            check_output_target(path);
+    } catch (const OutputPathError& e) {
+        return usage_error(command, fmt::format("--{}: {}", flag, e.what()));
+    }
+    return std::nullopt;
 }
 
 std::vector<std::string> split_list(const std::string& text, char separator) {
@@ -130,13 +148,16 @@ std::string flag_error(const InvalidInput& e, const po::options_description& opt
     return fmt::format("--{}: {}", flag, e.message());
 }
 
-void CommonSolverFlags::add_to(po::options_description& options) {
+void CommonSolverFlags::add_to(po::options_description& options, po::options_description* hidden_end_time) {
+    (hidden_end_time ? *hidden_end_time : options).add_options()
+        ("end-time", po::value<std::string>()->value_name("T"), "stop at this time [s] even if contacts may still happen (settled: false)");
     options.add_options()
-        ("method", po::value<std::string>(), "characteristics (exact, default) or finite-difference")
-        ("end-time", po::value<std::string>(), "stop at this time [s] even if contacts may still happen (settled: false)")
-        ("cells", po::value<std::string>(), "finite differences: cells in the rod with the shortest transit time (default 1000)")
-        ("drop-tolerance", po::value<std::string>(), "characteristics: smallest jump kept at a contact, relative to the velocity scale (default 1e-12)")
-        ("max-events", po::value<std::string>(), "characteristics: cap on event groups (default 1e7)");
+        ("method", po::value<std::string>()->value_name("METHOD"), "characteristics (exact, default) or finite-difference")
+        ("cells", po::value<std::string>()->value_name("N"), "finite differences: cells in the rod with the shortest transit time (default 1000)")
+        ("drop-tolerance", po::value<std::string>()->value_name("D"),
+         "characteristics: smallest jump kept at a contact, relative to the velocity scale, 0 to 0.01 (default 1e-12)")
+        ("max-events", po::value<std::string>()->value_name("N"), "characteristics: cap on event groups (default 1e7)")
+        ("max-fronts", po::value<std::string>()->value_name("N"), "characteristics: cap on stored fronts, 16 bytes each (default 2e7)");
 }
 
 std::optional<int> CommonSolverFlags::read(const std::string& command, const po::variables_map& vm) {
@@ -146,6 +167,7 @@ std::optional<int> CommonSolverFlags::read(const std::string& command, const po:
         cells_ = integer_flag(vm, "cells");
         drop_tolerance_ = number_flag(vm, "drop-tolerance");
         max_events_ = integer_flag(vm, "max-events");
+        max_fronts_ = integer_flag(vm, "max-fronts");
     } catch (const InvalidInput& e) {
         return usage_error(command, fmt::format("--{}: {}", e.key(), e.message()));
     }
@@ -165,6 +187,7 @@ std::optional<int> CommonSolverFlags::apply(const std::string& command, SolverOp
         set(cells_, [&](std::int64_t n) { solver.cells = to_count("cells", n); });
         set(drop_tolerance_, [&](double d) { solver.drop_tolerance = d; });
         set(max_events_, [&](std::int64_t n) { solver.max_events = to_count("max_events", n); });
+        set(max_fronts_, [&](std::int64_t n) { solver.max_fronts = to_count("max_fronts", n); });
     } catch (const InvalidInput& e) {  // every solver option has its flag
         return usage_error(command, fmt::format("--{}: {}", flag_name(e.key()), e.message()));
     }
@@ -199,21 +222,20 @@ void ProgressReporter::show(const std::string& text) {
     const auto now = std::chrono::steady_clock::now();
     if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(200)) return;
     const double elapsed = std::chrono::duration<double>(now - start_).count();
-    if (::isatty(STDERR_FILENO)) {
-        // One line, rewritten in place.
-        fmt::print(stderr, "\rrodcollide {}: {} [{:.1f} s]\x1b[K", command_, text, elapsed);
-        shown_ = true;
-    } else {
-        // Logs get a line every few seconds instead of control characters.
-        if (now - last_ < std::chrono::seconds(5) && last_ != start_) return;
-        fmt::print(stderr, "rodcollide {}: {} [{:.1f} s]\n", command_, text, elapsed);
-    }
+    // Only a terminal gets progress: one line, rewritten in place and cleared by finish(). A log
+    // gets none, so that a failure's one line is all it holds.
+    if (!::isatty(STDERR_FILENO)) return;
+    fmt::print(stderr, "\rrodcollide {}: {} [{:.1f} s]\x1b[K", command_, text, elapsed);
+    shown_ = true;
     last_ = now;
     std::fflush(stderr);
 }
 
 void ProgressReporter::finish() {
-    if (shown_) fmt::print(stderr, "\r\x1b[K");
+    if (shown_) {
+        std::fputs("\r\x1b[K", stderr);
+        std::fflush(stderr);
+    }
     shown_ = false;
 }
 

@@ -24,16 +24,27 @@ std::optional<int> parse_command_line(const std::string& command, const std::vec
                                       const boost::program_options::positional_options_description& positional,
                                       boost::program_options::variables_map& vm);
 
-/// Parses `rodcollide COMMAND CASE [options]`: the options in `visible` plus the positional CASE
-/// (vm["case"]). Prints help_text and the options for --help, and reports a missing CASE.
-/// Returns the exit status to return now, or nullopt to go on.
+/// Parses `rodcollide COMMAND CASE [options]`: the options in `visible` (and in `hidden`, accepted
+/// but left out of the help: aliases) plus the positional CASE (vm["case"]). Prints help_text and
+/// the options for --help, and reports a missing CASE. Returns the exit status to return now, or
+/// nullopt to go on.
 std::optional<int> parse_case_command_line(const std::string& command, const char* help_text,
                                            const std::vector<std::string>& args,
                                            const boost::program_options::options_description& visible,
-                                           boost::program_options::variables_map& vm);
+                                           boost::program_options::variables_map& vm,
+                                           const boost::program_options::options_description* hidden = nullptr);
 
 /// Prints "rodcollide COMMAND: message" and returns exit_bad_input.
 int usage_error(const std::string& command, const std::string& message);
+
+/// What an output flag writes: one file, or a picture (.png or .svg) with its script beside it.
+enum class OutputKind { file, picture };
+
+/// Checks an output path before any work (check_output_target, check_output_path for a
+/// picture): on a refusal prints "rodcollide COMMAND: --FLAG: PATH: reason" and returns
+/// exit_bad_input. Every command checks every output flag with it.
+std::optional<int> check_output_flag(const std::string& command, const std::string& flag, const std::string& path,
+                                     OutputKind kind = OutputKind::file);
 
 /// "a, b,c" -> {"a", "b", "c"}: the parts between separators, blanks trimmed (empty parts kept,
 /// so that callers can refuse them).
@@ -59,10 +70,14 @@ std::size_t to_count(const std::string& key, std::int64_t n);
 /// is flag --max-events), else what() ("rods: ...", a key no flag sets).
 std::string flag_error(const InvalidInput& e, const boost::program_options::options_description& options);
 
-/// --method, --end-time, --cells, --drop-tolerance, --max-events: override the case file.
+/// --method, --end-time, --cells, --drop-tolerance, --max-events, --max-fronts: override the case
+/// file.
 class CommonSolverFlags {
 public:
-    void add_to(boost::program_options::options_description& options);
+    /// Adds the flags to `options`; --end-time goes to `hidden_end_time` instead when given (a
+    /// command where it is an alias of its own flag).
+    void add_to(boost::program_options::options_description& options,
+                boost::program_options::options_description* hidden_end_time = nullptr);
     /// Reads the flags' values right after the command line is parsed (a value that is no number
     /// is a bad command line); on a mistake prints one line and returns exit_bad_input.
     std::optional<int> read(const std::string& command, const boost::program_options::variables_map& vm);
@@ -73,7 +88,7 @@ public:
 private:
     std::optional<std::string> method_;
     std::optional<double> end_time_, drop_tolerance_;
-    std::optional<std::int64_t> cells_, max_events_;
+    std::optional<std::int64_t> cells_, max_events_, max_fronts_;
 };
 
 /// Loads the case file vm["case"] and applies the solver flags over its [solver] table. A bad
@@ -81,11 +96,15 @@ private:
 std::optional<Case> load_case_with_flags(const std::string& command, const boost::program_options::variables_map& vm,
                                          const CommonSolverFlags& flags);
 
-/// Shows progress on stderr once an operation has run for more than a second (never on a fast
-/// run, never into stdout).
+/// Shows progress on a terminal's stderr once an operation has run for more than a second, as one
+/// line rewritten in place and cleared when done (never on a fast run, never into stdout, never
+/// into a log: an error is then the only line on stderr).
 class ProgressReporter {
 public:
     explicit ProgressReporter(std::string command);
+    ~ProgressReporter() { finish(); }  // an error on the way out starts on a clean line
+    ProgressReporter(const ProgressReporter&) = delete;
+    ProgressReporter& operator=(const ProgressReporter&) = delete;
     /// A callback for SolverOptions::progress.
     std::function<void(double, std::size_t)> callback();
     /// Reports "done / total" for batch work (sweeps).

@@ -6,6 +6,7 @@
 #include "rodcollide/figures.hpp"
 #include "rodcollide/field_samples.hpp"
 #include "rodcollide/finite_difference.hpp"
+#include "rodcollide/output_file.hpp"
 #include "rodcollide/report.hpp"
 #include "rodcollide/solve.hpp"
 
@@ -53,10 +54,10 @@ int run_run(const std::vector<std::string>& args) {
     visible.add_options()
         ("help,h", "show this help")
         ("json", po::bool_switch(&json), "print one JSON document (keys: title, method, rods, contacts, energy, end_time, settled, ...)")
-        ("plot", po::value<std::string>(), "also draw the characteristics diagram into FILE (.png or .svg), as `rodcollide diagram CASE --out FILE` does")
-        ("field-csv", po::value(&field_csv), "write the velocity and force fields over the run to this CSV file")
-        ("field-times", po::value<std::string>(), "--field-csv: at most this many sample times, 2 to 2000 (default 500)")
-        ("field-positions", po::value<std::string>(), "--field-csv: at most this many positions along the chain, 1 to 2000 (default 500)");
+        ("plot", po::value<std::string>()->value_name("FILE"), "also draw the characteristics diagram into FILE (.png or .svg), as `rodcollide diagram CASE --out FILE` does")
+        ("field-csv", po::value(&field_csv)->value_name("FILE"), "write the velocity and force fields over the run to this CSV file")
+        ("field-times", po::value<std::string>()->value_name("N"), "--field-csv: at most this many sample times, 2 to 2000 (default 500)")
+        ("field-positions", po::value<std::string>()->value_name("N"), "--field-csv: at most this many positions along the chain, 1 to 2000 (default 500)");
     flags.add_to(visible);
     po::variables_map vm;
     if (auto status = parse_case_command_line("run", run_help, args, visible, vm)) return *status;
@@ -68,6 +69,11 @@ int run_run(const std::vector<std::string>& args) {
     } catch (const InvalidInput& e) {
         return usage_error("run", flag_error(e, visible));
     }
+    // Output paths are checked before any work: bad input computes and writes nothing.
+    if (vm.count("plot"))
+        if (auto status = check_output_flag("run", "plot", vm["plot"].as<std::string>(), OutputKind::picture)) return *status;
+    if (vm.count("field-csv"))
+        if (auto status = check_output_flag("run", "field-csv", field_csv)) return *status;
     std::optional<Case> loaded = load_case_with_flags("run", vm, flags);
     if (!loaded) return exit_bad_input;
     Case& c = *loaded;
@@ -76,12 +82,7 @@ int run_run(const std::vector<std::string>& args) {
         plot.emplace();
         plot->image = vm["plot"].as<std::string>();
         plot->plot.title = figure_title(c.title, FigureKind::characteristics);
-        try {  // fail before solving
-            check_output_path(plot->image);
-            gnuplot_executable();
-        } catch (const PlotPathError& e) {
-            return usage_error("run", e.what());
-        }
+        gnuplot_executable();  // fail before solving
     }
     FieldResolution resolution;
     try {  // FieldResolution's fields are the flags --field-times and --field-positions
@@ -132,8 +133,10 @@ int run_run(const std::vector<std::string>& args) {
     if (plot) {
         const Figure figure = figure_source ? draw_solved_figure(c.chain, *figure_source, *plot)
                                             : draw_figure(c.chain, c.solver, *plot);
-        if (!json) fmt::print("\ncharacteristics diagram: {} (redraw: gnuplot {})\n", figure.files.image.string(),
-                              figure.files.script.filename().string());
+        if (!json)
+            fmt::print("\ncharacteristics diagram: {} (redraw: gnuplot {} in {})\n", display_path(figure.files.image),
+                       display_path(figure.files.script.filename()),
+                       display_path(figure.files.script.has_parent_path() ? figure.files.script.parent_path() : "."));
     }
     return exit_ok;
 }

@@ -4,6 +4,7 @@
 #include "options.hpp"
 
 #include "rodcollide/case_file.hpp"
+#include "rodcollide/finite_difference.hpp"
 #include "rodcollide/output_file.hpp"
 #include "rodcollide/plot.hpp"
 #include "rodcollide/solve.hpp"
@@ -76,7 +77,7 @@ int run_sweep(const std::vector<std::string>& args) {
         ("restitution", po::value<std::string>()->value_name("E"),
          "newton, poisson: global eps in [0, 1]; kinematic: E_n = E*I (default 1)")
         ("shard", po::value<std::string>()->value_name("K/N"), "compute only the K-th of N contiguous blocks of directions")
-        ("threads", po::value<unsigned>()->value_name("T"), "worker threads (default: one per hardware thread)")
+        ("threads", po::value<std::string>()->value_name("T"), "worker threads, at most 1024 (default, or 0: one per hardware thread)")
         ("linear-tolerance", po::value<std::string>()->value_name("TOL"),
          "relative tolerance for 'the same matrix' in the empirical cone map (default 1e-9 exact, 1e-2 finite differences)")
         ("csv", po::value<std::string>()->value_name("FILE"),
@@ -101,14 +102,24 @@ int run_sweep(const std::vector<std::string>& args) {
             if (!s) throw InvalidInput("shard", input::wrong_type("K/N with integers, e.g. 2/4", fmt::format("{:?}", text)));
             options.shard = *s;
         }
-        if (vm.count("threads")) options.threads = vm["threads"].as<unsigned>();
+        if (const auto n = integer_flag(vm, "threads")) {
+            input::require("threads", input::integer_within(*n, 0, largest_sweep_threads));
+            options.threads = static_cast<unsigned>(*n);
+        }
         options.linear_tolerance = number_flag(vm, "linear-tolerance");
         SweepOptions work;  // the cap on the work is checked before the case is read, the rest with the chain
         work.directions = options.directions;
+        work.threads = options.threads;
         validate(work);
     } catch (const InvalidInput& e) {
         return usage_error("sweep", flag_error(e, visible));
     }
+
+    // Output paths are checked before any work: bad input computes and writes nothing.
+    if (vm.count("plot"))
+        if (auto status = check_output_flag("sweep", "plot", vm["plot"].as<std::string>(), OutputKind::picture)) return *status;
+    if (vm.count("csv"))
+        if (auto status = check_output_flag("sweep", "csv", vm["csv"].as<std::string>())) return *status;
 
     std::optional<Case> loaded = load_case_with_flags("sweep", vm, flags);
     if (!loaded) return exit_bad_input;
@@ -120,30 +131,14 @@ int run_sweep(const std::vector<std::string>& args) {
         return usage_error("sweep", flag_error(e, visible));
     }
 
-    // Output paths are checked before any work: bad input computes and writes nothing.
-    if (vm.count("plot")) {
-        try {
-            check_output_path(vm["plot"].as<std::string>());
-        } catch (const PlotPathError& e) {
-            return usage_error("sweep", fmt::format("--plot: {}", e.what()));
-        }
-    }
-    if (vm.count("csv")) {
-        const std::filesystem::path csv = vm["csv"].as<std::string>();
-        const std::filesystem::path dir = csv.has_parent_path() ? csv.parent_path() : ".";
-        std::error_code ec;
-        if (!std::filesystem::is_directory(dir, ec) || std::filesystem::is_directory(csv, ec))
-            return usage_error("sweep", fmt::format("--csv: {}: {}", csv.string(),
-                                                    std::filesystem::is_directory(csv, ec) ? "is a directory"
-                                                                                          : "the directory does not exist"));
-    }
-
     ProgressReporter progress("sweep");
     options.progress = [&progress](std::size_t done, std::size_t total) { progress.report(done, total); };
     std::optional<SweepResult> result;
     try {
         result = sweep(c.title, c.chain, options);
     } catch (const UnsupportedMethod& e) {
+        return usage_error("sweep", e.what());
+    } catch (const InvalidResolution& e) {  // a grid over the limits, refused before it is built
         return usage_error("sweep", e.what());
     }
     progress.finish();

@@ -33,7 +33,7 @@ is malformed: one line FILE:LINE: KEY: message, nothing computed.
 
 examples:
   rodcollide validate
-  rodcollide validate validation/newton_poisson.toml
+  rodcollide validate validation/rigid_laws.toml
   rodcollide validate --json | jq '.rows[] | select(.pass | not)'
 )";
 
