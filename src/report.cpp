@@ -72,6 +72,14 @@ nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) 
     return doc;
 }
 
+nlohmann::ordered_json gauges_json(const std::vector<GaugeSignal>& signals) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const GaugeSignal& g : signals)
+        out.push_back({{"name", g.gauge.name}, {"rod", g.gauge.rod}, {"x", g.gauge.x}, {"time", g.time},
+                       {"velocity", g.velocity}, {"force", g.force}, {"strain", g.strain}});
+    return out;
+}
+
 std::string outcome_table(const std::string& title, const Outcome& o) {
     std::string s;
     auto out = std::back_inserter(s);

@@ -9,6 +9,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 using namespace rodcollide;
@@ -257,4 +260,35 @@ TEST_CASE("the finite-difference solver refuses what it does not carry, in one l
     options.method = Method::finite_difference;
     CHECK_THROWS_WITH(solve(Chain({uniform(1, 1, 1), uniform(1, 1)}, ends), options),
                       "method finite-difference does not support a \"anechoic\" end (right) yet; use --method characteristics");
+}
+
+TEST_CASE("every case in cases/ends balances momentum and energy through its ends", "[chain-ends][cases]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::path(RODCOLLIDE_SOURCE_DIR) / "cases" / "ends";
+    std::size_t count = 0;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.path().extension() != ".toml") continue;
+        ++count;
+        INFO(entry.path().filename().string());
+        const Case c = load_case(entry.path());
+        const std::string readme = [] {
+            std::ifstream in(fs::path(RODCOLLIDE_SOURCE_DIR) / "cases" / "README.md");
+            return std::string(std::istreambuf_iterator<char>(in), {});
+        }();
+        CHECK(readme.find("`ends/" + entry.path().filename().string() + "`") != std::string::npos);
+        const Outcome o = solve(c.chain, c.solver);
+        REQUIRE(o.ends.size() == 2);
+        double momentum_change = 0, scale = 0;
+        for (std::size_t i = 0; i < c.chain.size(); ++i) {
+            momentum_change += o.rods[i].mass * (o.rods[i].final_velocity - o.rods[i].initial_velocity);
+            scale += o.rods[i].mass * std::abs(o.rods[i].initial_velocity);
+        }
+        CHECK(momentum_change == Approx(o.ends[0].impulse + o.ends[1].impulse).margin(1e-12 * scale));
+        CHECK(o.impact_equation_residual() < 1e-12);
+        check_energy_balance(o);
+        SolverOptions fd = c.solver;
+        fd.method = Method::finite_difference;
+        CHECK_THROWS_AS(solve(c.chain, fd), UnsupportedMethod);
+    }
+    CHECK(count >= 1);
 }
