@@ -1,4 +1,4 @@
-// State at the chain's ends for the exact solver (chain_end_state.hpp; docs/physics.md §7).
+// State at the chain's ends for the exact solver (chain_end_state.hpp; docs/physics.md §8).
 #include "rodcollide/chain_end_state.hpp"
 
 #include <limits>

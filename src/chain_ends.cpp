@@ -1,4 +1,4 @@
-// Chain ends and loads (chain_ends.hpp; docs/physics.md §7): names, load evaluation, the exact
+// Chain ends and loads (chain_ends.hpp; docs/physics.md §8): names, load evaluation, the exact
 // solver's steps of a load, shapes, and the load's own checks.
 #include "rodcollide/chain_ends.hpp"
 

@@ -1,4 +1,4 @@
-// Gauge signals from the exact field (gauges.hpp; docs/physics.md §7).
+// Gauge signals from the exact field (gauges.hpp; docs/physics.md §8).
 #include "rodcollide/gauges.hpp"
 
 #include "rodcollide/input_error.hpp"

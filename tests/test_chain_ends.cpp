@@ -1,4 +1,4 @@
-// Ends, loads, segments and gauges in the exact solver (docs/physics.md §7), against closed
+// Ends, loads, segments and gauges in the exact solver (docs/physics.md §8), against closed
 // forms: a rod on a wall and on a fixed end, a striker on an anechoic bar (Bussac, Collet, Gary &
 // Othman 2008), transmission and reflection at a section change, a force pulse into a free bar.
 #include "rodcollide/case_file.hpp"
@@ -83,7 +83,7 @@ TEST_CASE("a rod held at a fixed end: compression for 2L/c, then the rod moves a
     check_energy_balance(o);
 }
 
-TEST_CASE("striker on an anechoic bar: Bussac et al. 2008 force history and transfer ratios", "[chain-ends][bussac]") {
+TEST_CASE("striker on an anechoic bar: Bussac, Collet, Gary & Othman 2008 force history and transfer ratios", "[chain-ends][bussac]") {
     const double L = 0.2, V = 10, rho = 7800, c = 5000, E = rho * c * c, A2 = 2e-4;
     for (const double r : {0.5, 0.25, 2.0, 4.0}) {
         INFO("r = A1/A2 = " << r);

@@ -34,7 +34,7 @@ private:
     std::string quantity_;
 };
 
-/// A uniform piece of a rod made of segments welded together (docs/physics.md §7). Same
+/// A uniform piece of a rod made of segments welded together (docs/physics.md §8). Same
 /// invariants as a rod's material keys: every value finite and > 0.
 struct Segment {
     double length = 0;          ///< [m]

@@ -1,4 +1,4 @@
-// The exact solver's state at the chain's two end junctions (docs/physics.md §7): where each
+// The exact solver's state at the chain's two end junctions (docs/physics.md §8): where each
 // load is in its steps (LoadSteps), and what has passed through each end (EndFlux). The physics
 // of each end is interface.hpp's; this is bookkeeping around it.
 #pragma once

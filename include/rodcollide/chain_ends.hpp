@@ -1,4 +1,4 @@
-// What bounds a chain besides its rods (docs/physics.md §7): the condition at each of its two
+// What bounds a chain besides its rods (docs/physics.md §8): the condition at each of its two
 // ends (free, fixed, a rigid wall at a gap, anechoic) and prescribed load histories at free ends.
 // Validated with the Chain that owns them (chain.hpp); the physics is interface.hpp's.
 #pragma once
@@ -65,7 +65,7 @@ struct ChainEnds {
     bool any() const;
 };
 
-/// A load history as piecewise-constant steps, for the exact solver (docs/physics.md §7): a
+/// A load history as piecewise-constant steps, for the exact solver (docs/physics.md §8): a
 /// constant piece (two equal values) is kept exactly; a sloped piece is cut into steps holding
 /// its value at their midpoints, so the impulse of every piece is exact and the largest
 /// difference from the linear value is max |slope| * step / 2 (max_error).

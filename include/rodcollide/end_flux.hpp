@@ -1,4 +1,4 @@
-// Momentum and energy that enter a chain through one of its two ends (docs/physics.md §7), kept
+// Momentum and energy that enter a chain through one of its two ends (docs/physics.md §8), kept
 // the same way by both solvers: a load does work on the chain (energy.input), an anechoic end
 // carries energy away (energy.radiated), a fixed end or a wall pushes without working. The end
 // force N (positive in tension) and the end velocity v are piecewise constant: on the chain's

@@ -1,4 +1,4 @@
-// Gauge stations (docs/physics.md §7): histories of velocity, force and strain at a point of a
+// Gauge stations (docs/physics.md §8): histories of velocity, force and strain at a point of a
 // rod, as a strain gauge on a Hopkinson bar records them. The exact field is sampled after the
 // solve (WaveField::state), so a gauge does not change the solution.
 #pragma once

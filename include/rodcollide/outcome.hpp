@@ -42,7 +42,7 @@ struct ContactOutcome {
     ForceHistory force_history;      ///< only when asked for (SolverOptions::force_samples)
 };
 
-/// One end of the chain (docs/physics.md §7): what it is and what passed through it.
+/// One end of the chain (docs/physics.md §8): what it is and what passed through it.
 struct EndOutcome {
     ChainSide side = ChainSide::left;
     EndKind kind = EndKind::free;
