@@ -26,6 +26,9 @@ draw diagram cases/saint_venant_short_striker.toml --kind force --out plots/sain
 draw diagram cases/saint_venant_short_striker.toml --kind displacement \
   --out plots/saint_venant_short_striker-displacement.png
 
+# A split Hopkinson bar: the incident, reflected and transmitted pulses at the two bars' gauges.
+draw diagram cases/ends/split_hopkinson_bar.toml --kind gauges --out plots/split_hopkinson_bar-gauges.png
+
 # The empirical cone map of the wave impact law: identical rods (Winandy & Leine's six cones
 # exactly) and rods of lengths (1, 2, 1), whose cone boundaries move and whose map is no longer non-expansive.
 draw sweep cases/seed000_three_rods.toml --directions 3600 --plot plots/cone_map_identical_rods.png

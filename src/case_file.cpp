@@ -5,6 +5,7 @@
 // library's own (Chain's checks, validate(SolverOptions)), reported here at their key's line.
 #include "rodcollide/case_file.hpp"
 
+#include "case_file_ends.hpp"
 #include "toml_input.hpp"
 
 #include <fmt/format.h>
@@ -45,7 +46,14 @@ constexpr auto rod_key_names = [] {
     for (std::size_t k = 0; k < rod_key_count; ++k) names[k] = rod_keys[k].name;
     return names;
 }();
-constexpr std::string_view top_level_keys[] = {"title", "defaults", "rod", "solver"};
+/// A [[rod]] table may also hold its [[rod.segment]] tables.
+constexpr auto rod_table_keys = [] {
+    std::array<std::string_view, rod_key_count + 1> names{};
+    for (std::size_t k = 0; k < rod_key_count; ++k) names[k] = rod_keys[k].name;
+    names[rod_key_count] = "segment";
+    return names;
+}();
+constexpr std::string_view top_level_keys[] = {"title", "defaults", "rod", "solver", "left", "right", "load", "gauge"};
 constexpr std::string_view solver_keys[] = {"method",         "end_time",   "record_until",
                                             "drop_tolerance", "max_events", "max_fronts",
                                             "cells"};
@@ -106,10 +114,13 @@ public:
 
         std::string name = title(top);
         const Defaults given_defaults = defaults(top);
-        std::vector<Rod> rod_list = rods(top, given_defaults);
+        ChainEnds ends = case_file::read_ends(*this, top);
+        const bool single_allowed = ends.any();
+        std::vector<Rod> rod_list = rods(top, given_defaults, single_allowed);
         SolverOptions options = solver(top);
-        return Case{std::move(name), file(), chain(std::move(rod_list), top, given_defaults),
-                    options};
+        Chain built = chain(std::move(rod_list), std::move(ends), top, given_defaults);
+        std::vector<Gauge> gauges = case_file::read_gauges(*this, top, built);
+        return Case{std::move(name), file(), std::move(built), options, std::move(gauges)};
     }
 
 private:
@@ -157,23 +168,29 @@ private:
 
     /// The rods, each key from its [[rod]] table or else [defaults]. The count is checked before
     /// any rod is read, so a huge file fails fast.
-    std::vector<Rod> rods(const toml::table& top, const Defaults& defaults) const {
+    std::vector<Rod> rods(const toml::table& top, const Defaults& defaults, bool single_allowed) const {
         const toml::value* list = find(top, "rod");
         if (!list) fail(0, "rod", input::missing("a case needs at least 2 rods, each a [[rod]] table"));
         const toml::array& tables = array_of_tables(*list, "rod", "rod");
-        checked(*list, "rod", [&] { check_rod_count(tables.size()); });
+        checked(*list, "rod", [&] { check_rod_count(tables.size(), single_allowed); });
 
         std::vector<Rod> rods(tables.size());
         for (std::size_t i = 0; i < tables.size(); ++i) {
             const toml::table& t = table(tables[i], rod_key(i));
-            reject_unknown_keys(t, rod_key_names, rod_key(i), unknown_key_hint(rod_key_names, false));
+            reject_unknown_keys(t, rod_table_keys, rod_key(i), unknown_key_hint(rod_table_keys, false));
             if (const toml::value* gap = find(t, "gap"); i == 0 && gap)
                 fail(*gap, rod_key(0, "gap"),
                      "the first rod has no left neighbour, so no gap (a gap in [defaults] "
                      "applies to the other rods only)");
+            rods[i].segments = case_file::read_segments(*this, t, i, [&](std::string_view name) {
+                for (std::size_t k = 0; k < rod_key_count; ++k)
+                    if (rod_keys[k].name == name) return defaults.value[k];
+                return std::optional<double>{};
+            });
             for (std::size_t k = 0; k < rod_key_count; ++k) {
                 const RodKey& key = rod_keys[k];
                 double& field = rods[i].*key.field;
+                if (!rods[i].segments.empty() && key.required) continue;  // the segments' (Chain)
                 if (const toml::value* v = find(t, key.name))
                     field = rod_quantity(*v, rod_key(i, key.name), i, key.name);
                 else if (defaults.value[k] && !(key.name == "gap" && i == 0))
@@ -189,9 +206,9 @@ private:
     /// Every key is checked above, so Chain should accept the rods; if it does not (derived
     /// quantities such as sqrt(E/rho) overflowing), it says which rod and quantity, and the
     /// message goes to that key's line.
-    Chain chain(std::vector<Rod> rod_list, const toml::table& top, const Defaults& d) const {
+    Chain chain(std::vector<Rod> rod_list, ChainEnds ends, const toml::table& top, const Defaults& d) const {
         try {
-            return Chain(std::move(rod_list));
+            return Chain(std::move(rod_list), std::move(ends));
         } catch (const InvalidModel& e) {
             fail(line_of_rod(e, *find(top, "rod"), d), e.key(), e.message());
         }

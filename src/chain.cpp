@@ -9,8 +9,18 @@
 namespace rodcollide {
 
 double Rod::wave_speed() const { return std::sqrt(youngs_modulus / density); }
-double Rod::mass() const { return density * area * length; }
-double Rod::transit_time() const { return length / wave_speed(); }
+double Rod::mass() const {
+    if (segments.empty()) return density * area * length;
+    double m = 0;
+    for (const Segment& s : segments) m += s.density * s.area * s.length;
+    return m;
+}
+double Rod::transit_time() const {
+    if (segments.empty()) return length / wave_speed();
+    double t = 0;
+    for (const Segment& s : segments) t += s.length / std::sqrt(s.youngs_modulus / s.density);
+    return t;
+}
 double Rod::impedance() const { return area * std::sqrt(youngs_modulus * density); }
 double Rod::axial_stiffness() const { return youngs_modulus * area; }
 
@@ -21,8 +31,8 @@ InvalidModel::InvalidModel(std::optional<std::size_t> rod, std::string quantity,
       rod_(rod),
       quantity_(std::move(quantity)) {}
 
-void check_rod_count(std::size_t rods) {
-    if (rods < 2) throw InvalidModel({}, {}, fmt::format("a chain needs at least 2 rods, got {}", rods));
+void check_rod_count(std::size_t rods, bool single_allowed) {
+    if (rods < (single_allowed ? 1u : 2u)) throw InvalidModel({}, {}, fmt::format("a chain needs at least 2 rods, got {}", rods));
     if (rods > max_rods)
         throw InvalidModel({}, {}, fmt::format("at most {} rods are supported, got {}", max_rods, rods));
 }
@@ -34,9 +44,62 @@ void check_rod_quantity(std::optional<std::size_t> rod, std::string_view quantit
     if (problem) throw InvalidModel(rod, std::string(quantity), *problem);
 }
 
-Chain::Chain(std::vector<Rod> rods) : rods_(std::move(rods)) {
-    check_rod_count(rods_.size());
+namespace {
+
+/// The chain's ends and loads (chain_ends.hpp): a gap only at a wall, loads only at free ends,
+/// one per end, each well formed. Keys are "left.gap", "load[k].end", "load[k].time", ...
+void check_ends(const ChainEnds& ends) {
+    for (ChainSide side : {ChainSide::left, ChainSide::right}) {
+        const ChainEnd& e = ends[side];
+        const std::string key = fmt::format("{}.gap", to_string(side));
+        if (e.kind != EndKind::wall && e.gap != 0)
+            throw InvalidModel({}, key, fmt::format("only a \"wall\" end has a gap; this end is \"{}\"",
+                                                    to_string(e.kind)));
+        if (const input::Problem p = input::non_negative(e.gap)) throw InvalidModel({}, key, *p);
+    }
+    for (std::size_t k = 0; k < ends.loads.size(); ++k) {
+        const Load& load = ends.loads[k];
+        const std::string key = fmt::format("load[{}]", k);
+        if (ends[load.end].kind != EndKind::free)
+            throw InvalidModel({}, key + ".end", fmt::format("a load acts on a free end only; the {} end is \"{}\"",
+                                                             to_string(load.end), to_string(ends[load.end].kind)));
+        if (ends.load_at(load.end) != &load)
+            throw InvalidModel({}, key + ".end", fmt::format("the {} end already has a load; one load per end",
+                                                             to_string(load.end)));
+        try {
+            check_load(load);
+        } catch (const InvalidInput& e) {
+            throw InvalidModel({}, key + "." + e.key(), e.message());
+        }
+    }
+}
+
+/// A rod of segments takes its length as their sum and its material as its first segment's.
+void adopt_segments(std::size_t i, Rod& r) {
+    if (r.segments.empty()) return;
+    double length = 0;
+    for (std::size_t s = 0; s < r.segments.size(); ++s) {
+        const Segment& g = r.segments[s];
+        const std::string prefix = fmt::format("segment[{}].", s);
+        check_rod_quantity(i, prefix + "length", g.length);
+        check_rod_quantity(i, prefix + "area", g.area);
+        check_rod_quantity(i, prefix + "density", g.density);
+        check_rod_quantity(i, prefix + "youngs_modulus", g.youngs_modulus);
+        length += g.length;
+    }
+    r.length = length;
+    r.area = r.segments.front().area;
+    r.density = r.segments.front().density;
+    r.youngs_modulus = r.segments.front().youngs_modulus;
+}
+
+}  // namespace
+
+Chain::Chain(std::vector<Rod> rods, ChainEnds ends) : rods_(std::move(rods)), ends_(std::move(ends)) {
+    check_ends(ends_);
+    check_rod_count(rods_.size(), ends_.any());
     for (std::size_t i = 0; i < rods_.size(); ++i) {
+        adopt_segments(i, rods_[i]);
         const Rod& r = rods_[i];
         check_rod_quantity(i, "length", r.length);
         check_rod_quantity(i, "area", r.area);
@@ -50,6 +113,12 @@ Chain::Chain(std::vector<Rod> rods) : rods_(std::move(rods)) {
         for (double q : {r.wave_speed(), r.mass(), r.impedance(), r.transit_time()})
             if (!std::isfinite(q) || q <= 0)
                 throw InvalidModel(i, {}, "derived quantities (c, m, Z, L/c) overflow or underflow");
+        for (const Segment& g : r.segments) {
+            const Rod piece{g.length, g.area, g.density, g.youngs_modulus, 0, 0, {}};
+            for (double q : {piece.wave_speed(), piece.mass(), piece.impedance(), piece.transit_time()})
+                if (!std::isfinite(q) || q <= 0)
+                    throw InvalidModel(i, {}, "derived quantities (c, m, Z, L/c) overflow or underflow");
+        }
     }
     offsets_.resize(rods_.size());
     double x = 0;
@@ -61,13 +130,21 @@ Chain::Chain(std::vector<Rod> rods) : rods_(std::move(rods)) {
 }
 
 void Chain::derive_layout() {
-    // Each rod is one uniform element, and rods meet at unilateral contacts; a rod made of
-    // segments would add an element per segment and a (welded) junction between them.
+    // One element per uniform piece (a rod, or each of its segments); pieces of a rod meet at
+    // welded junctions, rods at unilateral contacts, and the chain's ends carry its end conditions.
     for (std::size_t i = 0; i < rods_.size(); ++i) {
         const Rod& r = rods_[i];
         first_element_.push_back(elements_.size());
-        elements_.push_back({i, offsets_[i], r.length, r.area, r.density, r.youngs_modulus, r.velocity,
-                             r.wave_speed(), r.impedance(), r.transit_time(), r.mass(), r.axial_stiffness()});
+        const std::vector<Segment> pieces =
+            r.segments.empty() ? std::vector<Segment>{{r.length, r.area, r.density, r.youngs_modulus}} : r.segments;
+        double x = offsets_[i];
+        for (const Segment& g : pieces) {
+            const Rod piece{g.length, g.area, g.density, g.youngs_modulus, r.velocity, 0, {}};
+            elements_.push_back({i, x, g.length, g.area, g.density, g.youngs_modulus, r.velocity,
+                                 piece.wave_speed(), piece.impedance(), piece.transit_time(), piece.mass(),
+                                 piece.axial_stiffness()});
+            x += g.length;
+        }
     }
     first_element_.push_back(elements_.size());
     const auto n = static_cast<std::ptrdiff_t>(elements_.size());
@@ -75,8 +152,16 @@ void Chain::derive_layout() {
         Junction q;
         q.left = j - 1;
         q.right = j < n ? j : -1;
-        q.kind = j == 0 || j == n ? JunctionKind::free_end : JunctionKind::contact;
-        if (has_gap(q.kind)) q.initial_gap = rods_[elements_[static_cast<std::size_t>(j)].rod].gap;
+        if (j == 0 || j == n) {
+            const ChainEnd& end = ends_[j == 0 ? ChainSide::left : ChainSide::right];
+            q.kind = end_junction_kind(end.kind);
+            q.initial_gap = end.gap;
+            q.outside_velocity = elements_[static_cast<std::size_t>(j == 0 ? 0 : n - 1)].initial_velocity;
+        } else {
+            const bool same_rod = elements_[static_cast<std::size_t>(j - 1)].rod == elements_[static_cast<std::size_t>(j)].rod;
+            q.kind = same_rod ? JunctionKind::welded : JunctionKind::contact;
+            if (q.kind == JunctionKind::contact) q.initial_gap = rods_[elements_[static_cast<std::size_t>(j)].rod].gap;
+        }
         junctions_.push_back(q);
     }
 }
@@ -112,7 +197,17 @@ double Chain::material_offset(std::size_t i) const { return offsets_.at(i); }
 double Chain::velocity_scale() const {
     auto [lo, hi] = std::minmax_element(rods_.begin(), rods_.end(),
                                         [](const Rod& a, const Rod& b) { return a.velocity < b.velocity; });
-    return hi->velocity - lo->velocity;
+    double scale = hi->velocity - lo->velocity;
+    if (!ends_.any()) return scale;
+    // Ends that hold still measure velocities from 0; a load from what it imposes.
+    for (ChainSide side : {ChainSide::left, ChainSide::right}) {
+        const Rod& r = side == ChainSide::left ? rods_.front() : rods_.back();
+        if (ends_[side].kind != EndKind::free) scale = std::max(scale, std::abs(r.velocity));
+        if (const Load* load = ends_.load_at(side))
+            for (double v : load->value)
+                scale = std::max(scale, std::abs(load->quantity == LoadQuantity::force ? v / r.impedance() : v));
+    }
+    return scale;
 }
 
 double Chain::initial_kinetic_energy() const {

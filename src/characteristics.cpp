@@ -8,7 +8,9 @@
 // and the Outcome comes from outcome_builder.hpp: what is left here is transport.
 #include "rodcollide/characteristics.hpp"
 
+#include "rodcollide/chain_end_state.hpp"
 #include "rodcollide/contact_record.hpp"
+#include "rodcollide/free_rod_motion.hpp"
 #include "rodcollide/interface.hpp"
 #include "rodcollide/invariant_energy.hpp"
 #include "rodcollide/outcome_builder.hpp"
@@ -56,13 +58,15 @@ class FrontTracker {
 public:
     FrontTracker(const Chain& chain, const SolverOptions& options)
         : chain_(chain), elements_(chain.elements()), junctions_(chain.junctions()), options_(options),
-          field_(chain), contacts_(chain) {
+          field_(chain), contacts_(chain), chain_ends_(chain) {
         velocity_scale_ = chain.velocity_scale();
         tolerances_ = contact_tolerances(chain);
         velocity_tolerance_ = tolerances_.velocity;
         drop_threshold_ = options.drop_tolerance * velocity_scale_;
         time_tolerance_ = time_tolerance * chain.shortest_transit_time();
         state_.resize(junctions_.size());
+        if (options.force_samples)
+            for (std::size_t k = 0; k < contacts_.size(); ++k) contacts_[k].record_forces();
         for (std::size_t j = 0; j < junctions_.size(); ++j) {
             const Junction& q = junctions_[j];
             JunctionState& s = state_[j];
@@ -153,6 +157,7 @@ private:
             in.z_right = element(q.right).impedance;
             in.beta_in = arrived(field_.beta_arrivals(q.right), s.cursor_beta, t + tol);
         }
+        in.outside = q.outside_velocity;
         account_energy(j, t);
         const std::ptrdiff_t k = contacts_.contact_at(j);
         bool touching = false;
@@ -163,9 +168,13 @@ private:
             contacts_.set_closed(static_cast<std::size_t>(k), touching, t);
             c.set_gap_rate(touching ? 0 : free_separation_velocity(in.alpha_in, in.beta_in));
         }
-        const JunctionResponse ideal = junction_response(q.kind, touching, in);
-        const JunctionResponse r = ideal.force < 0 ? without_small_jump(s, ideal, in) : ideal;
+        const std::optional<JunctionResponse> loaded = chain_ends_.loaded_response(j, in, t, tol);
+        const JunctionResponse ideal = loaded ? *loaded : junction_response(q.kind, touching, in);
+        // Only a junction with elements on both sides splits fronts; a welded one carries tension.
+        const bool splits = q.left >= 0 && q.right >= 0 && (ideal.force < 0 || q.kind == JunctionKind::welded);
+        const JunctionResponse r = splits ? without_small_jump(s, ideal, in, q.kind) : ideal;
         if (k >= 0) set_force(contacts_[static_cast<std::size_t>(k)], r.force, t);
+        if (chain_ends_.update(j, r, t)) settling_.force_carried();
         if (q.left >= 0) emit_left(j, r.beta_to_left, ideal.beta_to_left, t);
         if (q.right >= 0) emit_right(j, r.alpha_to_right, ideal.alpha_to_right, t);
     }
@@ -181,7 +190,8 @@ private:
     /// rods pass through each other with no impulse). A jump is therefore dropped only if both
     /// outgoing invariants stay within the drop threshold of the exact ones and the contact stays
     /// compressed.
-    JunctionResponse without_small_jump(const JunctionState& s, JunctionResponse r, const JunctionArrivals& in) {
+    JunctionResponse without_small_jump(const JunctionState& s, JunctionResponse r, const JunctionArrivals& in,
+                                        JunctionKind kind) {
         const double jump_left = std::abs(r.beta_to_left - s.emitted_left);
         const double jump_right = std::abs(r.alpha_to_right - s.emitted_right);
         const double smaller = std::min(jump_left, jump_right);
@@ -196,7 +206,10 @@ private:
             d.alpha_to_right = s.emitted_right;
             d.beta_to_left = in.alpha_in + 2 * d.force / in.z_left;  // N = Z_L (beta_L - alpha_in)/2
         }
-        if (d.force >= 0) return r;  // never let the approximation release or pull on the contact
+        // Never let the approximation pull on a contact (a welded joint carries tension). It may
+        // release one whose force is within the threshold of 0 (the test below): a geometrically
+        // decaying force, as against an anechoic bar, would otherwise run on to underflow.
+        if (d.force > 0 && kind != JunctionKind::welded) return r;
         if (std::abs(d.beta_to_left - r.beta_to_left) >= drop_threshold_ ||
             std::abs(d.alpha_to_right - r.alpha_to_right) >= drop_threshold_)
             return r;
@@ -288,6 +301,7 @@ private:
         }
         const std::ptrdiff_t k = contacts_.contact_at(j);
         if (k >= 0) t = std::min(t, contacts_[static_cast<std::size_t>(k)].closing_time());
+        t = std::min(t, chain_ends_.next_load_time(j));
         if (t == s.next_time && t != inf) return;
         s.next_time = t;
         ++s.version;
@@ -296,15 +310,11 @@ private:
 
     /// With no contact carrying force at t, the earliest time from which no contact can happen.
     double settle_bound(double t) const {
+        if (chain_ends_.load_acting(t)) return inf;
         const std::size_t n = chain_.size();
         std::vector<FreeRodMotion> rods(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::size_t e = sole_element(chain_, i);
-            rods[i].mean_velocity = field_.momentum(i, t) / chain_[i].mass();
-            rods[i].alpha_at_right = field_.alpha_window(e, t);
-            rods[i].beta_at_left = field_.beta_window(e, t);
-        }
-        return chain_release_time(t, rods, contacts_.gaps(t), tolerances_);
+        for (std::size_t i = 0; i < n; ++i) rods[i] = free_rod_motion(field_, i, t, velocity_tolerance_);
+        return chain_release_time(t, rods, contacts_.gaps(t), chain_ends_.wall_gaps(contacts_, t), tolerances_);
     }
 
     Outcome snapshot(double t, bool settled) const {
@@ -326,6 +336,9 @@ private:
         report.stats.events = groups_;
         report.stats.fronts = fronts_;
         report.stats.dropped_fronts = dropped_fronts_;
+        report.left_end = chain_ends_.report(ChainSide::left, t);
+        report.right_end = chain_ends_.report(ChainSide::right, t);
+        report.force_samples = options_.force_samples;
         return build_outcome(chain_, contacts_, std::move(report));
     }
 
@@ -335,6 +348,7 @@ private:
     SolverOptions options_;
     WaveField field_;
     ContactHistory contacts_;
+    ChainEndState chain_ends_;
     std::vector<JunctionState> state_;  // per junction
     std::priority_queue<QueueEntry, std::vector<QueueEntry>, std::greater<>> queue_;
     std::vector<std::size_t> group_, touched_;

@@ -51,6 +51,10 @@ void ContactRecord::set_compressed(bool compressed, double start, double end) {
 
 void ContactRecord::set_force(double force, double t) {
     if (force_ != 0) add_compensated(impulse_, impulse_carry_, -force_ * (t - force_since_));
+    if (recording_ && force != force_) {
+        history_.time.push_back(t);
+        history_.force.push_back(force);
+    }
     force_ = force;
     force_since_ = t;
     set_compressed(force < 0, t, t);
@@ -58,6 +62,10 @@ void ContactRecord::set_force(double force, double t) {
 
 void ContactRecord::add_step(double force, double t, double dt, double compressed_from) {
     add_compensated(impulse_, impulse_carry_, -force * dt);
+    if (recording_ && (history_.force.empty() || history_.force.back() != force)) {
+        history_.time.push_back(t);
+        history_.force.push_back(force);
+    }
     set_compressed(force < 0, compressed_from, t);
 }
 
@@ -76,11 +84,15 @@ std::vector<Interval> ContactRecord::intervals(double t) const {
 ContactHistory::ContactHistory(const Chain& chain) {
     const std::vector<Junction>& junctions = chain.junctions();
     contact_at_.assign(junctions.size(), -1);
-    for (std::size_t j = 0; j < junctions.size(); ++j) {
-        if (!has_gap(junctions[j].kind)) continue;
-        contact_at_[j] = static_cast<std::ptrdiff_t>(records_.size());
-        records_.emplace_back(junctions[j].initial_gap);
-        junctions_.push_back(j);
+    // Contacts between rods first, so that record k is Outcome::contacts[k]; walls after them.
+    for (bool walls : {false, true}) {
+        for (std::size_t j = 0; j < junctions.size(); ++j) {
+            if (!has_gap(junctions[j].kind) || (junctions[j].kind == JunctionKind::wall) != walls) continue;
+            contact_at_[j] = static_cast<std::ptrdiff_t>(records_.size());
+            records_.emplace_back(junctions[j].initial_gap);
+            junctions_.push_back(j);
+        }
+        if (!walls) rod_contacts_ = records_.size();
     }
 }
 

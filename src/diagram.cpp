@@ -418,12 +418,28 @@ CharacteristicsDiagram characteristics_diagram(const CharacteristicsSolution& s,
     d.axes = diagram_axes(chain, o.t_end);
     select_fronts(s.field, o, d);
 
+    for (std::size_t e = 1; e < chain.elements().size(); ++e)
+        if (chain.elements()[e].rod == chain.elements()[e - 1].rod) d.joints.push_back(chain.elements()[e].offset);
+    // Walls come after the contacts between rods in the contact numbering (contact_record.hpp).
+    std::vector<std::size_t> wall_record;
+    for (const EndOutcome& end : s.outcome.ends) {
+        if (end.kind != EndKind::wall) continue;
+        const double x = end.side == ChainSide::left ? 0.0 : d.length;
+        wall_record.push_back(chain.contact_count() + d.walls.size());
+        d.walls.push_back(x);
+        for (const Interval& iv : end.intervals)
+            if (iv.start <= o.t_end) d.compressed.push_back({wall_record.back(), x, iv.start, std::min(iv.end, o.t_end)});
+    }
     for (const ContactOutcome& c : s.outcome.contacts)
         for (const Interval& iv : c.intervals)
             if (iv.start <= o.t_end)
                 d.compressed.push_back({c.left_rod, d.rod_ends[c.left_rod + 1], iv.start, std::min(iv.end, o.t_end)});
-    for (const ContactEvent& e : s.contact_events)
-        if (e.time <= o.t_end) d.events.push_back({e.contact, d.rod_ends[e.contact + 1], e.time, e.kind});
+    for (const ContactEvent& e : s.contact_events) {
+        if (e.time > o.t_end) continue;
+        const bool wall = e.contact >= chain.contact_count();
+        const double x = wall ? d.walls.at(e.contact - chain.contact_count()) : d.rod_ends[e.contact + 1];
+        d.events.push_back({e.contact, x, e.time, e.kind});
+    }
 
     const RegionRaster raster(s, o, d.min_jump);
     d.units = choose_units(chain, raster);

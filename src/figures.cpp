@@ -3,6 +3,7 @@
 
 #include "rodcollide/characteristics.hpp"
 #include "rodcollide/diagram.hpp"
+#include "rodcollide/gauge_plot.hpp"
 #include "rodcollide/solve.hpp"
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@ std::string to_string(FigureKind kind) {
         case FigureKind::velocity: return "velocity";
         case FigureKind::force: return "force";
         case FigureKind::displacement: return "displacement";
+        case FigureKind::gauges: return "gauges";
     }
     return "?";
 }
@@ -106,6 +108,11 @@ Figure draw_solved_figure(const Chain& chain, const FigureSource& source, const 
             figure.files = plot_displacement(diagram, request.image, request.plot);
             break;
         }
+        case FigureKind::gauges:
+            figure.files = plot_gauges(sample_gauges(source.exact.value().field, request.gauges, figure.t_end,
+                                                     request.gauge_samples),
+                                       request.image, request.plot);
+            break;
     }
     return figure;
 }

@@ -3,6 +3,8 @@
 // limit; then builds the Outcome and, when asked, the decimated field history.
 #include "rodcollide/finite_difference.hpp"
 
+#include "rodcollide/solve.hpp"
+
 #include "rodcollide/invariant_energy.hpp"
 #include "rodcollide/outcome_builder.hpp"
 
@@ -185,6 +187,7 @@ private:
 
 FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const SolverOptions& options,
                                                  std::optional<FieldResolution> field) {
+    require_finite_difference_support(chain);
     std::vector<std::string> warnings;
     StaggeredGrid grid(chain, fitting_layout(chain, options, warnings));
     std::optional<FieldRecorder> recorder;

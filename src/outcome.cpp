@@ -3,6 +3,8 @@
 
 #include "rodcollide/impact_matrices.hpp"
 
+#include <cmath>
+
 namespace rodcollide {
 
 namespace {
@@ -24,8 +26,10 @@ Eigen::VectorXd Outcome::impulses() const { return collect(contacts, &ContactOut
 double Outcome::impact_equation_residual() const {
     const Eigen::VectorXd m = masses();
     const Eigen::VectorXd du = final_velocities() - initial_velocities();
-    const Eigen::VectorXd residual = m.cwiseProduct(du) - generalized_impulse(impulses());
-    const double scale = m.dot(initial_velocities().cwiseAbs());
+    Eigen::VectorXd residual = m.cwiseProduct(du) - generalized_impulse(impulses());
+    for (const EndOutcome& e : ends) residual[e.side == ChainSide::left ? 0 : residual.size() - 1] -= e.impulse;
+    double scale = m.dot(initial_velocities().cwiseAbs());
+    for (const EndOutcome& e : ends) scale += std::abs(e.impulse);
     return scale > 0 ? residual.cwiseAbs().maxCoeff() / scale : residual.cwiseAbs().maxCoeff();
 }
 

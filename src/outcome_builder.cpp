@@ -25,13 +25,41 @@ Outcome build_outcome(const Chain& chain, const ContactHistory& contacts, Solver
     o.energy.initial = chain.initial_kinetic_energy();
     o.energy.dropped = report.energy_created ? 0.0 - *report.energy_created  // +0 when nothing was dropped
                                              : o.energy.initial - (o.energy.final_rigid + o.energy.final_vibration);
+    const double through_ends = report.left_end.work + report.right_end.work;
+    if (!report.energy_created && through_ends != 0) o.energy.dropped += through_ends;
+    if (chain.ends().any())
+        for (ChainSide side : {ChainSide::left, ChainSide::right}) {
+            const EndReport& r = side == ChainSide::left ? report.left_end : report.right_end;
+            EndOutcome e;
+            e.side = side;
+            e.kind = chain.ends()[side].kind;
+            e.gap = chain.ends()[side].gap;
+            e.loaded = chain.ends().load_at(side) != nullptr;
+            e.impulse = r.impulse;
+            e.work = r.work;
+            e.load_step_error = r.load_step_error;
+            if (e.kind == EndKind::anechoic) o.energy.radiated -= r.work;
+            if (e.loaded) o.energy.input += r.work;
+            o.ends.push_back(std::move(e));
+        }
     for (std::size_t k = 0; k < contacts.size(); ++k) {
         const Junction& junction = chain.junctions()[contacts.junction(k)];
+        std::vector<Interval> intervals = contacts[k].intervals(o.end_time);
+        for (const Interval& iv : intervals) o.last_contact_time = std::max(o.last_contact_time, iv.end);
+        ForceHistory history;
+        if (report.force_samples)
+            history = decimate_forces(contacts[k].recorded_forces(), o.end_time, report.force_samples);
+        if (contacts.is_wall(k)) {
+            EndOutcome& e = o.ends[junction.left < 0 ? 0 : 1];
+            e.intervals = std::move(intervals);
+            e.force_history = std::move(history);
+            continue;
+        }
         ContactOutcome c;
         c.left_rod = chain.elements()[static_cast<std::size_t>(junction.left)].rod;
         c.impulse = contacts[k].impulse(o.end_time);
-        c.intervals = contacts[k].intervals(o.end_time);
-        for (const Interval& iv : c.intervals) o.last_contact_time = std::max(o.last_contact_time, iv.end);
+        c.intervals = std::move(intervals);
+        c.force_history = std::move(history);
         o.contacts.push_back(std::move(c));
     }
     o.accuracy = report.accuracy;
@@ -42,6 +70,34 @@ Outcome build_outcome(const Chain& chain, const ContactHistory& contacts, Solver
             "not settled at t = {:g}: contacts may still happen; final velocities are the momenta / masses "
             "at that time", o.end_time));
     return o;
+}
+
+ForceHistory decimate_forces(const ForceHistory& steps, double end, std::size_t samples) {
+    ForceHistory out;
+    const std::size_t n = steps.time.size();
+    const auto force_at = [&](double t) {
+        const auto k = std::upper_bound(steps.time.begin(), steps.time.end(), t) - steps.time.begin();
+        return k == 0 ? 0.0 : steps.force[static_cast<std::size_t>(k - 1)];
+    };
+    if (2 * n + 2 <= samples) {
+        double previous = 0;
+        out.time.push_back(0);
+        out.force.push_back(force_at(0));
+        for (std::size_t k = 0; k < n && steps.time[k] <= end; ++k) {
+            out.time.insert(out.time.end(), {steps.time[k], steps.time[k]});
+            out.force.insert(out.force.end(), {previous, steps.force[k]});
+            previous = steps.force[k];
+        }
+        out.time.push_back(end);
+        out.force.push_back(force_at(end));
+        return out;
+    }
+    for (std::size_t i = 0; i < samples; ++i) {
+        const double t = end * static_cast<double>(i) / static_cast<double>(samples - 1);
+        out.time.push_back(t);
+        out.force.push_back(force_at(t));
+    }
+    return out;
 }
 
 }  // namespace rodcollide

@@ -22,6 +22,8 @@ nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) 
         contacts.push_back({{"rods", {c.left_rod, c.left_rod + 1}},
                             {"impulse", c.impulse},
                             {"intervals", intervals}});
+        if (!c.force_history.time.empty())
+            contacts.back()["force_history"] = {{"time", c.force_history.time}, {"force", c.force_history.force}};
     }
     json stats = {{"events", o.stats.events}, {"fronts", o.stats.fronts}, {"dropped_fronts", o.stats.dropped_fronts}};
     if (o.method == Method::finite_difference) {
@@ -31,21 +33,51 @@ nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) 
         stats["time_step"] = o.stats.time_step;
         stats["courant_min"] = o.stats.courant_min;
     }
-    return {{"title", title},
-            {"method", to_string(o.method)},
-            {"rods", rods},
-            {"contacts", contacts},
-            {"energy",
-             {{"initial", o.energy.initial},
-              {"final_rigid", o.energy.final_rigid},
-              {"final_vibration", o.energy.final_vibration},
-              {"dropped", o.energy.dropped}}},
-            {"end_time", o.end_time},
+    json energy = {{"initial", o.energy.initial},
+                   {"final_rigid", o.energy.final_rigid},
+                   {"final_vibration", o.energy.final_vibration},
+                   {"dropped", o.energy.dropped}};
+    json doc = {{"title", title}, {"method", to_string(o.method)}, {"rods", rods}, {"contacts", contacts}};
+    // A chain with free, unloaded ends reports as it always did; others add their ends.
+    if (!o.ends.empty()) {
+        json ends = json::array();
+        for (const EndOutcome& e : o.ends) {
+            json end = {{"side", to_string(e.side)}, {"kind", to_string(e.kind)}};
+            if (e.kind == EndKind::wall) {
+                json intervals = json::array();
+                for (const Interval& iv : e.intervals) intervals.push_back({iv.start, iv.end});
+                end["gap"] = e.gap;
+                end["intervals"] = intervals;
+            }
+            end["loaded"] = e.loaded;
+            end["impulse"] = e.impulse;
+            end["work"] = e.work;
+            if (e.loaded) end["load_step_error"] = e.load_step_error;
+            if (!e.force_history.time.empty())
+                end["force_history"] = {{"time", e.force_history.time}, {"force", e.force_history.force}};
+            ends.push_back(end);
+        }
+        doc["ends"] = ends;
+        energy["radiated"] = o.energy.radiated;
+        energy["input"] = o.energy.input;
+    }
+    doc["energy"] = energy;
+    json rest = {{"end_time", o.end_time},
             {"settled", o.settled},
             {"last_contact_time", o.last_contact_time},
             {"impact_equation_residual", o.impact_equation_residual()},
             {"stats", stats},
             {"warnings", o.warnings}};
+    for (auto& [key, value] : rest.items()) doc[key] = value;
+    return doc;
+}
+
+nlohmann::ordered_json gauges_json(const std::vector<GaugeSignal>& signals) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const GaugeSignal& g : signals)
+        out.push_back({{"name", g.gauge.name}, {"rod", g.gauge.rod}, {"x", g.gauge.x}, {"time", g.time},
+                       {"velocity", g.velocity}, {"force", g.force}, {"strain", g.strain}});
+    return out;
 }
 
 std::string outcome_table(const std::string& title, const Outcome& o) {
@@ -81,6 +113,20 @@ std::string outcome_table(const std::string& title, const Outcome& o) {
                    e.final_vibration, total > 0 ? 100 * e.final_vibration / total : 0.0);
     if (e.dropped != 0)
         fmt::format_to(out, " + {} {:.3g}", o.method == Method::finite_difference ? "scheme drift" : "dropped", e.dropped);
+    if (!o.ends.empty()) {
+        fmt::format_to(out, " + radiated {:.6g} - input by loads {:.6g}", e.radiated, e.input);
+        for (const EndOutcome& end : o.ends) {
+            fmt::format_to(out, "\n{} end: {}{}, impulse {:.6g}, work {:.6g}", to_string(end.side),
+                           to_string(end.kind), end.loaded ? " (loaded)" : "", end.impulse, end.work);
+            if (end.kind == EndKind::wall) {
+                fmt::format_to(out, ", gap {:.6g}, compressed during", end.gap);
+                for (const Interval& iv : end.intervals) fmt::format_to(out, " [{:.6g}, {:.6g}]", iv.start, iv.end);
+                if (end.intervals.empty()) fmt::format_to(out, " never touched");
+            }
+            if (end.load_step_error > 0)
+                fmt::format_to(out, ", load applied as steps within {:.3g} of the linear history", end.load_step_error);
+        }
+    }
     if (o.method == Method::finite_difference)
         fmt::format_to(out, "\nsolver: {} steps of {:.6g} on {} cells ({} in the shortest rod), Courant number >= {:.6g}",
                        o.stats.steps, o.stats.time_step, o.stats.cells, o.stats.shortest_rod_cells, o.stats.courant_min);

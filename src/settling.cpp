@@ -2,6 +2,7 @@
 #include "rodcollide/settling.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -62,19 +63,45 @@ ContactTolerances contact_tolerances(const Chain& chain) {
     return {relative * v, relative * v * chain.longest_transit_time()};
 }
 
+double energy_excursion_bound(double length, double energy, double smallest_axial_stiffness) {
+    return 2 * std::sqrt(2 * length * std::max(0.0, energy) / smallest_axial_stiffness);
+}
+
+namespace {
+
+EndExcursions excursions_of(const FreeRodMotion& rod) {
+    return rod.excursions ? *rod.excursions
+                          : free_rod_end_excursions(rod.alpha_at_right, rod.beta_at_left, rod.mean_velocity);
+}
+
+}  // namespace
+
 double chain_release_time(double t0, const std::vector<FreeRodMotion>& rods,
                           const std::vector<double>& gaps, const ContactTolerances& tolerances) {
+    return chain_release_time(t0, rods, gaps, WallGaps{}, tolerances);
+}
+
+double chain_release_time(double t0, const std::vector<FreeRodMotion>& rods, const std::vector<double>& gaps,
+                          const WallGaps& walls, const ContactTolerances& tolerances) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
     double bound = t0;
-    for (std::size_t k = 0; k + 1 < rods.size(); ++k) {
-        const EndExcursions left = free_rod_end_excursions(rods[k].alpha_at_right, rods[k].beta_at_left,
-                                                           rods[k].mean_velocity);
-        const EndExcursions right = free_rod_end_excursions(rods[k + 1].alpha_at_right,
-                                                            rods[k + 1].beta_at_left, rods[k + 1].mean_velocity);
+    for (const FreeRodMotion& rod : rods) bound = std::max(bound, rod.active_until);
+    for (std::size_t k = 0; k + 1 < rods.size() && bound < inf; ++k) {
+        const EndExcursions left = excursions_of(rods[k]);
+        const EndExcursions right = excursions_of(rods[k + 1]);
         bound = std::max(bound, contact_release_time(t0, gaps[k], rods[k + 1].mean_velocity - rods[k].mean_velocity,
                                                      left.right_advance + right.left_retreat,
                                                      tolerances.gap, tolerances.velocity));
-        if (bound == std::numeric_limits<double>::infinity()) break;
     }
+    // A wall is an immobile neighbour: it neither moves nor vibrates.
+    if (walls.left && bound < inf)
+        bound = std::max(bound, contact_release_time(t0, *walls.left, rods.front().mean_velocity,
+                                                     excursions_of(rods.front()).left_retreat, tolerances.gap,
+                                                     tolerances.velocity));
+    if (walls.right && bound < inf)
+        bound = std::max(bound, contact_release_time(t0, *walls.right, -rods.back().mean_velocity,
+                                                     excursions_of(rods.back()).right_advance, tolerances.gap,
+                                                     tolerances.velocity));
     return bound;
 }
 

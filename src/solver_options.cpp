@@ -34,6 +34,8 @@ void validate(const SolverOptions& o) {
     input::require("max_events", input::integer_within(o.max_events, 1, largest_max_events));
     input::require("max_fronts", input::integer_within(o.max_fronts, 1, largest_max_fronts));
     if (o.cells != 0) input::require("cells", input::integer_within(o.cells, 1, largest_cells));  // 0: the default
+    if (o.force_samples != 0)  // 0: no force histories
+        input::require("samples", input::integer_within(o.force_samples, 2, largest_samples));
 }
 
 }  // namespace rodcollide

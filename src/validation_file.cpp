@@ -47,7 +47,8 @@ const std::vector<std::vector<std::string_view>> kind_keys = {
 /// The quantities of each kind; a trailing '*' marks a vector quantity.
 const std::vector<std::vector<std::string_view>> kind_quantities = {
     {"final_velocities*", "impulses*", "energy_initial", "energy_rigid", "energy_vibration", "rigid_energy_share",
-     "last_contact_time", "contact_intervals*", "velocity", "strain", "force"},
+     "last_contact_time", "contact_intervals*", "velocity", "strain", "force", "energy_radiated", "energy_input",
+     "end_impulses*", "wall_intervals*"},
     {"final_velocities*", "impulses*", "energy_ratio", "cycle_value"},
     {"restitution_column*", "effective_restitution", "distance"},
     {"cone_errors", "boundaries*", "cone_matrix_deviation"},
@@ -268,8 +269,9 @@ private:
         }
         if (c.quantity == "final_velocities") expect_size(e, c, rods, "one per rod");
         if (c.quantity == "impulses") expect_size(e, c, rods - 1, "one per contact");
-        if (c.quantity == "contact_intervals" && c.expected.size() % 2)
-            fail(*e.find("expected"), e.key("expected"), "contact_intervals needs [start, end] pairs, flattened");
+        if ((c.quantity == "contact_intervals" || c.quantity == "wall_intervals") && c.expected.size() % 2)
+            fail(*e.find("expected"), e.key("expected"), fmt::format("{} needs [start, end] pairs, flattened", c.quantity));
+        if (c.quantity == "end_impulses") expect_size(e, c, 2, "left end, right end");
     }
 
     void read_law(const Entry& e, Check& c) const {

@@ -99,7 +99,16 @@ private:
         if (c.quantity == "energy_vibration") return {e.final_vibration};
         if (c.quantity == "rigid_energy_share") return {e.final_rigid / (e.final_rigid + e.final_vibration)};
         if (c.quantity == "last_contact_time") return {o.last_contact_time};
-        std::vector<double> intervals;  // contact_intervals
+        if (c.quantity == "energy_radiated") return {e.radiated};
+        if (c.quantity == "energy_input") return {e.input};
+        if (c.quantity == "end_impulses")  // a chain with free, unloaded ends gets none
+            return o.ends.empty() ? std::vector<double>{0, 0} : std::vector<double>{o.ends[0].impulse, o.ends[1].impulse};
+        std::vector<double> intervals;  // contact_intervals, wall_intervals (both walls, left first)
+        if (c.quantity == "wall_intervals") {
+            for (const EndOutcome& end : o.ends)
+                for (const Interval& iv : end.intervals) intervals.insert(intervals.end(), {iv.start, iv.end});
+            return intervals;
+        }
         for (const Interval& iv : o.contacts.at(*c.contact).intervals) intervals.insert(intervals.end(), {iv.start, iv.end});
         return intervals;
     }

@@ -4,12 +4,14 @@
 #pragma once
 
 #include "rodcollide/chain.hpp"
+#include "rodcollide/gauges.hpp"
 #include "rodcollide/input_error.hpp"
 #include "rodcollide/solver_options.hpp"
 
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rodcollide {
 
@@ -29,6 +31,7 @@ struct Case {
     std::filesystem::path path;
     Chain chain;
     SolverOptions solver;
+    std::vector<Gauge> gauges;  ///< [[gauge]] stations, in file order
 };
 
 /// Reads and validates a case file. Throws CaseError (never anything else for bad input).

@@ -4,6 +4,7 @@
 // unit system works; the comments give SI units.
 #pragma once
 
+#include "rodcollide/chain_ends.hpp"
 #include "rodcollide/input_error.hpp"
 #include "rodcollide/elements.hpp"
 
@@ -33,8 +34,19 @@ private:
     std::string quantity_;
 };
 
+/// A uniform piece of a rod made of segments welded together (docs/physics.md §8). Same
+/// invariants as a rod's material keys: every value finite and > 0.
+struct Segment {
+    double length = 0;          ///< [m]
+    double area = 0;            ///< [m^2]
+    double density = 0;         ///< [kg/m^3]
+    double youngs_modulus = 0;  ///< [Pa]
+};
+
 /// One rod, as given by the user. Invariants (checked by Chain): length, area, density and
-/// youngs_modulus finite and > 0; velocity finite; gap finite and >= 0.
+/// youngs_modulus finite and > 0; velocity finite; gap finite and >= 0. A rod with segments is
+/// their welded sequence, left to right: its length is their sum (Chain sets it), and its area,
+/// density and modulus are the first segment's (used only where a rod is taken as uniform).
 struct Rod {
     double length = 0;          ///< L [m]
     double area = 0;            ///< A [m^2]
@@ -42,10 +54,11 @@ struct Rod {
     double youngs_modulus = 0;  ///< E [Pa]
     double velocity = 0;        ///< initial uniform particle velocity [m/s], rod unstrained
     double gap = 0;             ///< initial distance from the previous rod's right end [m]
+    std::vector<Segment> segments;  ///< empty: one uniform piece
 
-    double wave_speed() const;    ///< c = sqrt(E/rho) [m/s]
-    double mass() const;          ///< m = rho*A*L [kg]
-    double transit_time() const;  ///< L/c [s]
+    double wave_speed() const;    ///< c = sqrt(E/rho) [m/s] (first segment's)
+    double mass() const;          ///< m = rho*A*L [kg], summed over segments
+    double transit_time() const;  ///< L/c [s], summed over segments
     double impedance() const;     ///< Z = rho*A*c [N*s/m]
     double axial_stiffness() const;  ///< E*A [N]
 };
@@ -57,19 +70,23 @@ inline constexpr std::size_t max_rods = 100000;
 /// outside [2, max_rods], and one quantity of a rod ("length", "area", "density",
 /// "youngs_modulus", "velocity", "gap"; rod none for a default that applies to every rod) that
 /// breaks Rod's invariants. Throw InvalidModel.
-void check_rod_count(std::size_t rods);
+/// A single rod is allowed when `single_allowed` (a chain bounded by something other than two
+/// free, unloaded ends).
+void check_rod_count(std::size_t rods, bool single_allowed = false);
 void check_rod_quantity(std::optional<std::size_t> rod, std::string_view quantity, double value);
 
 /// Rods listed left to right. A Chain that exists is valid: the constructor checks every
 /// invariant and throws InvalidModel naming the rod and quantity ("rod[2].length: must be > 0").
 class Chain {
 public:
-    explicit Chain(std::vector<Rod> rods);
+    explicit Chain(std::vector<Rod> rods, ChainEnds ends = {});
 
     std::size_t size() const { return rods_.size(); }
     std::size_t contact_count() const { return rods_.size() - 1; }
     const Rod& operator[](std::size_t i) const { return rods_[i]; }
     const std::vector<Rod>& rods() const { return rods_; }
+    /// The chain's end conditions and loads (free and unloaded by default).
+    const ChainEnds& ends() const { return ends_; }
 
     Eigen::VectorXd masses() const;             ///< m_i [kg]
     Eigen::VectorXd initial_velocities() const; ///< u^-_i [m/s]
@@ -97,6 +114,7 @@ private:
     void derive_layout();
 
     std::vector<Rod> rods_;
+    ChainEnds ends_;
     std::vector<double> offsets_;
     std::vector<Element> elements_;
     std::vector<Junction> junctions_;

@@ -64,6 +64,12 @@ public:
     /// Intervals of compression up to t [s], one still going on closed at t.
     std::vector<Interval> intervals(double t) const;
 
+    /// Keep every force change from now on (event-driven) or every step's force (stepping), for
+    /// force_history(); off by default (memory grows with the events).
+    void record_forces() { recording_ = true; }
+    /// The recorded force as steps: force[k] holds from time[k] on (empty unless recorded).
+    const ForceHistory& recorded_forces() const { return history_; }
+
 private:
     void set_compressed(bool compressed, double start, double end);
 
@@ -79,12 +85,15 @@ private:
     bool compressed_ = false;
     double compressed_since_ = 0;
     std::vector<Interval> intervals_;
+    bool recording_ = false;
+    ForceHistory history_;
 };
 
 // ---- The contacts of a chain ----------------------------------------------------------------------
 
-/// One ContactRecord per junction with a gap (has_gap), numbered left to right as in
-/// Outcome::contacts, and their closings and openings in the order the solver decided them.
+/// One ContactRecord per junction with a gap (has_gap): first the contacts between rods, left to
+/// right as in Outcome::contacts (contact k joins rods k and k + 1), then the walls at the chain's
+/// ends (is_wall), and their closings and openings in the order the solver decided them.
 class ContactHistory {
 public:
     explicit ContactHistory(const Chain& chain);
@@ -94,6 +103,8 @@ public:
     const ContactRecord& operator[](std::size_t k) const { return records_[k]; }
     /// Junction of contact k (Chain::junctions()).
     std::size_t junction(std::size_t k) const { return junctions_[k]; }
+    /// Whether record k is a wall at an end of the chain (after the contacts between rods).
+    bool is_wall(std::size_t k) const { return k >= rod_contacts_; }
     /// Contact at junction j, or -1 if its kind has no gap.
     std::ptrdiff_t contact_at(std::size_t j) const { return contact_at_[j]; }
 
@@ -106,6 +117,7 @@ public:
 
 private:
     std::vector<ContactRecord> records_;
+    std::size_t rod_contacts_ = 0;
     std::vector<std::size_t> junctions_;
     std::vector<std::ptrdiff_t> contact_at_;
     std::vector<ContactEvent> events_;

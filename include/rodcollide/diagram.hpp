@@ -116,6 +116,8 @@ struct CharacteristicsDiagram {
     double length = 0;  ///< total material length [m]
     double t_end = 0;   ///< [s]
     std::vector<double> rod_ends;  ///< x of every rod end, left to right (size() + 1 values) [m]
+    std::vector<double> joints;    ///< x of every welded joint between segments of a rod [m]
+    std::vector<double> walls;     ///< x of the chain's ends that are walls (0 or length) [m]
     DiagramAxes axes;
     StateUnits units;
     std::vector<FrontSegment> fronts;  ///< drawn fronts

@@ -2,7 +2,8 @@
 // (docs/physics.md §1). An element is a uniform piece of a rod (one wave speed c, impedance Z,
 // transit time L/c);
 // a junction joins two element ends, or ends the chain, and its kind (interface.hpp) says what
-// physics acts there. Today every rod is one element and every inner junction is a contact.
+// physics acts there. A rod is one element per segment; segments meet at welded junctions, rods at
+// contacts, and the chain's two end junctions carry its end conditions (chain_ends.hpp).
 #pragma once
 
 #include "rodcollide/interface.hpp"
@@ -35,6 +36,9 @@ struct Junction {
     std::ptrdiff_t left = -1;   ///< element on the left, -1 at the chain's left end
     std::ptrdiff_t right = -1;  ///< element on the right, -1 at the chain's right end
     double initial_gap = 0;     ///< for kinds with a gap (has_gap): the gap at t = 0 [m]
+    /// anechoic end: the velocity of the rod's continuation beyond the end (its element's initial
+    /// velocity), which is what the end sends back [m/s]
+    double outside_velocity = 0;
 };
 
 }  // namespace rodcollide

@@ -5,6 +5,7 @@
 #include "rodcollide/chain.hpp"
 #include "rodcollide/characteristics.hpp"
 #include "rodcollide/field_samples.hpp"
+#include "rodcollide/gauges.hpp"
 #include "rodcollide/plot.hpp"
 #include "rodcollide/solver_options.hpp"
 
@@ -15,11 +16,11 @@
 
 namespace rodcollide {
 
-enum class FigureKind { characteristics, velocity, force, displacement };
+enum class FigureKind { characteristics, velocity, force, displacement, gauges };
 
 /// Every kind, in the order they are listed to users.
 inline constexpr FigureKind all_figure_kinds[] = {FigureKind::characteristics, FigureKind::velocity,
-                                                  FigureKind::force, FigureKind::displacement};
+                                                  FigureKind::force, FigureKind::displacement, FigureKind::gauges};
 
 /// "characteristics", "velocity", "force", "displacement".
 std::string to_string(FigureKind kind);
@@ -40,6 +41,9 @@ struct FigureRequest {
     /// Characteristics: fronts with |jump| below min_jump * velocity scale are not drawn.
     double min_jump = 1e-3;
     PlotOptions plot;
+    /// Gauges: the stations to plot (the case's [[gauge]] tables) and samples per signal.
+    std::vector<Gauge> gauges;
+    std::size_t gauge_samples = default_samples;
 };
 
 /// What was drawn.

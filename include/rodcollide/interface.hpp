@@ -7,6 +7,8 @@
 // unilateral contact carries compression only and opens when it would carry tension.
 #pragma once
 
+#include "rodcollide/chain_ends.hpp"
+
 namespace rodcollide {
 
 /// v = (alpha + beta)/2 [m/s].
@@ -77,7 +79,31 @@ enum class JunctionKind {
     free_end,  ///< an end of the chain, N = 0: only one side has an element
     contact,   ///< unilateral contact between two rods: compression only; it opens, and it
                ///< closes again when its gap reaches 0 (it has a gap and a ContactRecord)
+    welded,    ///< two segments of one rod: always closed, carries tension too
+    fixed_end, ///< an end of the chain held still: v = 0, tension and compression
+    wall,      ///< an end of the chain against a rigid, immobile wall: a unilateral contact whose
+               ///< other side never moves (it has a gap and a ContactRecord)
+    anechoic_end,  ///< an end of the chain continued to infinity by the same rod in its initial
+                   ///< state: it sends back only that state, so nothing arriving is reflected
 };
+
+/// The junction kind of a chain end of this kind.
+JunctionKind end_junction_kind(EndKind kind);
+
+/// Held end (v = 0): the arriving invariant comes back with its sign changed. Reads the side
+/// that has an element (z_left > 0: the chain's right end; else its left end).
+JunctionResponse fixed_end_response(double z_left, double alpha_in, double z_right, double beta_in);
+
+/// Anechoic end: sends back `outside` (the continuation's invariant, its initial velocity)
+/// whatever arrives, so the end force is N = Z (outside - alpha_in)/2 at a right end.
+JunctionResponse anechoic_end_response(double z_left, double alpha_in, double z_right, double beta_in,
+                                       double outside);
+
+/// A free end whose force (quantity force, N [N]) or velocity (quantity velocity [m/s]) is
+/// prescribed to `value`: the outgoing invariant follows from N = Z (beta - alpha)/2 or
+/// v = (alpha + beta)/2 on the side that has an element.
+JunctionResponse loaded_end_response(LoadQuantity quantity, double value, double z_left, double alpha_in,
+                                     double z_right, double beta_in);
 
 /// Whether junctions of this kind open and close: they have a gap, a ContactRecord (impulse,
 /// compression intervals, events) and an entry in Outcome::contacts.
@@ -91,6 +117,7 @@ struct JunctionArrivals {
     double alpha_in = 0;  ///< [m/s]
     double z_right = 0;   ///< [N s/m]
     double beta_in = 0;   ///< [m/s]
+    double outside = 0;   ///< anechoic end: the invariant its continuation sends in [m/s]
 };
 
 /// The response of a junction of `kind`. `touching` says whether the ends of a kind with a gap

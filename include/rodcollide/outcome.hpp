@@ -4,6 +4,7 @@
 // rigid motion and vibration.
 #pragma once
 
+#include "rodcollide/chain_ends.hpp"
 #include "rodcollide/solver_options.hpp"
 
 #include <Eigen/Dense>
@@ -28,10 +29,32 @@ struct Interval {
     double end = 0;
 };
 
+/// A force history sampled at increasing times (time [s], force [N]).
+struct ForceHistory {
+    std::vector<double> time;
+    std::vector<double> force;
+};
+
 struct ContactOutcome {
     std::size_t left_rod = 0;        ///< the contact joins rods left_rod and left_rod + 1
     double impulse = 0;              ///< Lambda = integral of -N dt [N s], >= 0
     std::vector<Interval> intervals; ///< times during which the contact carried compression [s]
+    ForceHistory force_history;      ///< only when asked for (SolverOptions::force_samples)
+};
+
+/// One end of the chain (docs/physics.md §8): what it is and what passed through it.
+struct EndOutcome {
+    ChainSide side = ChainSide::left;
+    EndKind kind = EndKind::free;
+    double gap = 0;            ///< wall: its initial gap [m]
+    bool loaded = false;       ///< a load acts on this (free) end
+    double impulse = 0;        ///< momentum the end gave the chain [N s]
+    double work = 0;           ///< work the end did on the chain [J] (a load: > 0 in; anechoic: < 0)
+    std::vector<Interval> intervals;  ///< wall: times in compression [s]
+    /// A load with sloped pieces, in the exact solver: largest difference between the steps it
+    /// acted with and the linear history [N or m/s] (0 when exact).
+    double load_step_error = 0;
+    ForceHistory force_history;  ///< wall: only when asked for (SolverOptions::force_samples)
 };
 
 /// A contact closing (gap reaches 0 while the ends approach) or opening (it would carry tension).
@@ -50,6 +73,8 @@ struct EnergyBalance {
     /// as accounted for by the solver (dropped fronts in the characteristics solver; scheme
     /// dissipation in finite differences). 0 means exact.
     double dropped = 0;
+    double radiated = 0;  ///< energy that left through anechoic ends [J]
+    double input = 0;     ///< work done on the chain by loads [J]
 };
 
 struct SolverStats {
@@ -68,6 +93,9 @@ struct Outcome {
     Method method = Method::characteristics;
     std::vector<RodOutcome> rods;
     std::vector<ContactOutcome> contacts;
+    /// The chain's two ends, left then right; empty for a chain with free, unloaded ends (whose
+    /// outputs stay as they were before ends existed).
+    std::vector<EndOutcome> ends;
     EnergyBalance energy;
     double end_time = 0;     ///< time at which the outcome was evaluated [s]
     bool settled = false;    ///< proven that no contact can happen after end_time
@@ -85,7 +113,7 @@ struct Outcome {
     Eigen::VectorXd final_velocities() const;
     Eigen::VectorXd masses() const;
     Eigen::VectorXd impulses() const;
-    /// Largest |M(u+ - u-) - W Lambda| relative to the largest momentum change scale sum m|u-|:
+    /// Largest |M(u+ - u-) - W Lambda - (impulses of the chain's ends)| relative to the largest momentum change scale sum m|u-|:
     /// how well the impulses explain the velocity change (0 to rounding for an exact solver).
     double impact_equation_residual() const;
 };

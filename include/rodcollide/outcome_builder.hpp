@@ -20,6 +20,13 @@ struct RodState {
     double vibration_energy = 0;  ///< kinetic + strain energy about the rod's mean motion [J]
 };
 
+/// What passed through one end of the chain (EndFlux), as a solver reports it.
+struct EndReport {
+    double impulse = 0;          ///< [N s]
+    double work = 0;             ///< [J]
+    double load_step_error = 0;  ///< LoadSteps::max_error of the load acting there, if any
+};
+
 /// Everything besides the contact records that a solver hands build_outcome().
 struct SolverReport {
     Method method = Method::characteristics;
@@ -33,7 +40,16 @@ struct SolverReport {
     double accuracy = 0;  ///< Outcome::accuracy [-]
     SolverStats stats;
     std::vector<std::string> warnings;  ///< the solver's own; "not settled" is added after them
+    EndReport left_end, right_end;      ///< used when the chain has ends to report (ChainEnds::any)
+    /// Force histories: at most this many samples per contact and wall (0: none), from the
+    /// records' recorded forces (decimate_forces()).
+    std::size_t force_samples = 0;
 };
+
+/// A recorded step history (ContactRecord::recorded_forces()) as at most `samples` >= 2 points
+/// over [0, end]: the exact corners of the steps (two points per change) when they fit, else the
+/// force at `samples` equally spaced times.
+ForceHistory decimate_forces(const ForceHistory& steps, double end, std::size_t samples);
 
 /// Rigid-body kinetic energy m v^2 / 2 [J] of mass m [kg] at velocity v [m/s].
 inline double rigid_energy(double mass, double velocity) { return 0.5 * mass * velocity * velocity; }

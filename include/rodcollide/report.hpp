@@ -2,6 +2,7 @@
 // public contract, see README "Output").
 #pragma once
 
+#include "rodcollide/gauges.hpp"
 #include "rodcollide/outcome.hpp"
 
 #include <nlohmann/json.hpp>
@@ -15,5 +16,8 @@ nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& out
 
 /// A readable multi-line table of the outcome.
 std::string outcome_table(const std::string& title, const Outcome& outcome);
+
+/// The "gauges" array of the run JSON: [{"name", "rod", "x", "time", "velocity", "force", "strain"}].
+nlohmann::ordered_json gauges_json(const std::vector<GaugeSignal>& signals);
 
 }  // namespace rodcollide

@@ -12,6 +12,7 @@
 #include "rodcollide/chain.hpp"
 
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace rodcollide {
@@ -61,13 +62,35 @@ struct FreeRodMotion {
     double mean_velocity = 0;      ///< momentum / mass [m/s]
     ArrivalWindow alpha_at_right;  ///< alpha arriving at the right end over [t0, t0 + T]
     ArrivalWindow beta_at_left;    ///< beta arriving at the left end over [t0, t0 + T]
+    /// For a rod that is not uniform and free-free (segments, a fixed or anechoic end): its
+    /// excursions about the motion at mean_velocity, bounded otherwise (rod_motion_bound());
+    /// used instead of the windows when set. +inf: nothing can be proven yet.
+    std::optional<EndExcursions> excursions;
+    /// A rod with an anechoic end: until when energy may still leave through it [s] (nothing is
+    /// settled before: the outcome is taken once nothing more can arrive or leave).
+    double active_until = 0;
 };
+
+/// Walls at the chain's ends, by their gap at t0 [m] (absent: no wall).
+struct WallGaps {
+    std::optional<double> left, right;
+};
+
+/// Excursion bound from energy, for a rod of length L [m] whose smallest axial stiffness is EA
+/// [N] and whose vibration energy about its mean motion (a held rod: its whole energy) is E [J]:
+/// the strain energy is at most E, so any two points of the rod differ in displacement by at
+/// most sqrt(2 L E / EA) (Cauchy-Schwarz on the integral of the strain); an end's excursion
+/// about the mean motion from now on is at most twice that [m].
+double energy_excursion_bound(double length, double energy, double smallest_axial_stiffness);
 
 /// With no contact carrying force at t0: the earliest time >= t0 from which no contact of the
 /// chain can happen again (+infinity if that cannot be proven yet). gaps[k] is the gap of the
 /// contact between rods k and k+1 at t0 [m] (0 when touching).
 double chain_release_time(double t0, const std::vector<FreeRodMotion>& rods,
                           const std::vector<double>& gaps, const ContactTolerances& tolerances);
+/// Same, with rigid walls at the chain's ends (an immobile side of zero excursion).
+double chain_release_time(double t0, const std::vector<FreeRodMotion>& rods, const std::vector<double>& gaps,
+                          const WallGaps& walls, const ContactTolerances& tolerances);
 
 /// The one element of a rod, for the bound above, which is derived for uniform free-free rods
 /// (a rod of several elements reflects inside; it needs a bound of its own). Throws

@@ -19,6 +19,11 @@ public:
     using std::invalid_argument::invalid_argument;
 };
 
+/// The finite-difference solver does not carry segments, fixed, wall or anechoic ends, or loads
+/// yet (docs/finite_difference.md): throws UnsupportedMethod naming the first such feature of
+/// `chain`, rather than solving a different problem.
+void require_finite_difference_support(const Chain& chain);
+
 /// Solves with options.method. Throws InvalidInput for options validate(SolverOptions) refuses,
 /// UnsupportedMethod, SolverLimitExceeded, and for finite differences InvalidResolution
 /// (finite_difference.hpp).

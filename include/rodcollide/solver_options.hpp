@@ -58,7 +58,13 @@ struct SolverOptions {
     std::function<void(double, std::size_t)> progress;
     /// Finite differences: cells in the rod with the shortest transit time (0 = default).
     std::size_t cells = 0;
+    /// Force histories of contacts and walls in the outcome: at most this many samples each
+    /// (0: none; CLI --samples with --json). Bounded by largest_samples.
+    std::size_t force_samples = 0;
 };
+
+/// Largest number of samples per force history or gauge signal (bounded output).
+inline constexpr std::size_t largest_samples = 100'000;
 
 /// Largest values accepted for the caps above (a case file asking for more is refused): they
 /// keep work and memory bounded. 2*10^8 fronts take 3.2 GB.

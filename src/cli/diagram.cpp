@@ -76,7 +76,7 @@ int run_diagram(const std::vector<std::string>& args) {
     visible.add_options()
         ("help,h", "show this help")
         ("out,o", po::value<std::string>()->value_name("FILE"), "picture to write, .png or .svg (default: <case-stem>-<kind>.png in the current directory)")
-        ("kind,k", po::value<std::string>()->value_name("KIND")->default_value("characteristics"), "characteristics, velocity, force or displacement")
+        ("kind,k", po::value<std::string>()->value_name("KIND")->default_value("characteristics"), "characteristics, velocity, force, displacement or gauges (the case's [[gauge]] signals)")
         ("t-end", po::value<std::string>()->value_name("T"), "end of the diagram [s] (default: settling time + one longest transit time)")
         ("size", po::value<std::string>()->value_name("WxH")->default_value("1000x700"), "picture size WIDTHxHEIGHT [pixels]")
         ("min-jump", po::value<std::string>()->value_name("J")->default_value("0.001"),
@@ -121,6 +121,9 @@ int run_diagram(const std::vector<std::string>& args) {
         return usage_error("diagram", fmt::format("--kind {} needs the exact wave field: use --method characteristics "
                                                   "(velocity and force also accept finite-difference)", kind_name));
     request.plot.title = figure_title(c.title, request.kind);
+    request.gauges = c.gauges;
+    if (request.kind == FigureKind::gauges && c.gauges.empty())
+        return usage_error("diagram", "--kind gauges: the case has no [[gauge]] table");
 
     ProgressReporter progress("diagram");
     c.solver.progress = progress.callback();

@@ -7,6 +7,8 @@
 #include "rodcollide/field_samples.hpp"
 #include "rodcollide/finite_difference.hpp"
 #include "rodcollide/output_file.hpp"
+#include "rodcollide/characteristics.hpp"
+#include "rodcollide/gauges.hpp"
 #include "rodcollide/report.hpp"
 #include "rodcollide/solve.hpp"
 
@@ -38,34 +40,46 @@ Options given here override the case file's [solver] table.
 t,x,rod,velocity,force (s, m, -, m/s, N; x along the rods laid end to end, gaps not drawn),
 at most --field-times x --field-positions samples.
 
+Gauges ([[gauge]] in the case file) record velocity, force and strain at a point: --gauges FILE
+writes them as one CSV (time, then NAME_velocity, NAME_force, NAME_strain per gauge), and --json
+adds "gauges". With --json, contacts and walls get a "force_history" when --samples is given or
+the case has gauges or ends that are not free. Signals and histories have at most --samples
+points each (default 1000, at most 100000); gauges need the characteristics method.
+
 examples:
   rodcollide run cases/seed000_three_rods.toml
   rodcollide run cases/steel_cradle_5.toml --json | jq '.rods[].final_velocity'
   rodcollide run cases/seed000_two_rods.toml --plot fig6a.png   (also draws the characteristics diagram)
   rodcollide run cases/saint_venant_short_striker.toml --method finite-difference --cells 200
   rodcollide run cases/seed000_two_rods.toml --method finite-difference --field-csv field.csv
+  rodcollide run cases/ends/split_hopkinson_bar.toml --gauges shpb.csv
 )";
 
 int run_run(const std::vector<std::string>& args) {
     po::options_description visible("options");
     CommonSolverFlags flags;
     bool json = false;
-    std::string field_csv;
+    std::string field_csv, gauges_csv_path;
     visible.add_options()
         ("help,h", "show this help")
         ("json", po::bool_switch(&json), "print one JSON document (keys: title, method, rods, contacts, energy, end_time, settled, ...)")
         ("plot", po::value<std::string>()->value_name("FILE"), "also draw the characteristics diagram into FILE (.png or .svg), as `rodcollide diagram CASE --out FILE` does")
         ("field-csv", po::value(&field_csv)->value_name("FILE"), "write the velocity and force fields over the run to this CSV file")
         ("field-times", po::value<std::string>()->value_name("N"), "--field-csv: at most this many sample times, 2 to 2000 (default 500)")
-        ("field-positions", po::value<std::string>()->value_name("N"), "--field-csv: at most this many positions along the chain, 1 to 2000 (default 500)");
+        ("field-positions", po::value<std::string>()->value_name("N"), "--field-csv: at most this many positions along the chain, 1 to 2000 (default 500)")
+        ("gauges", po::value(&gauges_csv_path)->value_name("FILE"), "write the [[gauge]] signals to this CSV file")
+        ("samples", po::value<std::string>()->value_name("N"), "points per gauge signal and per force history, 2 to 100000 (default 1000)");
     flags.add_to(visible);
     po::variables_map vm;
     if (auto status = parse_case_command_line("run", run_help, args, visible, vm)) return *status;
     if (auto status = flags.read("run", vm)) return *status;
-    std::optional<std::int64_t> field_times, field_positions;
+    std::optional<std::int64_t> field_times, field_positions, samples_flag;
     try {
         field_times = integer_flag(vm, "field-times");
         field_positions = integer_flag(vm, "field-positions");
+        samples_flag = integer_flag(vm, "samples");
+        if (samples_flag)
+            input::require("samples", input::integer_within(*samples_flag, 2, largest_samples));
     } catch (const InvalidInput& e) {
         return usage_error("run", flag_error(e, visible));
     }
@@ -74,9 +88,18 @@ int run_run(const std::vector<std::string>& args) {
         if (auto status = check_output_flag("run", "plot", vm["plot"].as<std::string>(), OutputKind::picture)) return *status;
     if (vm.count("field-csv"))
         if (auto status = check_output_flag("run", "field-csv", field_csv)) return *status;
+    if (!gauges_csv_path.empty())
+        if (auto status = check_output_flag("run", "gauges", gauges_csv_path)) return *status;
     std::optional<Case> loaded = load_case_with_flags("run", vm, flags);
     if (!loaded) return exit_bad_input;
     Case& c = *loaded;
+    const std::size_t samples = samples_flag ? static_cast<std::size_t>(*samples_flag) : default_samples;
+    if (!gauges_csv_path.empty() && c.gauges.empty())
+        return usage_error("run", "--gauges: the case has no [[gauge]] table");
+    const bool want_gauges = !c.gauges.empty() && (json || !gauges_csv_path.empty());
+    if (want_gauges && c.solver.method != Method::characteristics)
+        return usage_error("run", "gauges ([[gauge]]) need method characteristics for now");
+    if (json && (samples_flag || !c.gauges.empty() || c.chain.ends().any())) c.solver.force_samples = samples;
     std::optional<FigureRequest> plot;
     if (vm.count("plot")) {
         plot.emplace();
@@ -98,8 +121,21 @@ int run_run(const std::vector<std::string>& args) {
     Outcome outcome;
     std::optional<FieldSamples> field;
     std::optional<FigureSource> figure_source;
+    std::vector<GaugeSignal> gauges;
     try {
-        if (plot && c.solver.method == Method::characteristics && field_csv.empty()) {
+        if (want_gauges) {
+            // The exact field, kept whole, is sampled at each gauge (the solve is the same).
+            // Signals run two transits of the whole chain past settling, or to the horizon.
+            SolverOptions o = c.solver;
+            o.keep_history = true;
+            double transits = 0;
+            for (const Rod& r : c.chain.rods()) transits += r.transit_time();
+            o.record_after_settling = 2 * transits;
+            CharacteristicsSolution s = solve_characteristics(c.chain, o);
+            outcome = std::move(s.outcome);
+            const double until = o.end_time ? *o.end_time : outcome.end_time + o.record_after_settling;
+            gauges = sample_gauges(s.field, c.gauges, std::min(until, s.field.valid_until()), samples);
+        } else if (plot && c.solver.method == Method::characteristics && field_csv.empty()) {
             // One exact solve gives both the outcome and the diagram (recording does not change it).
             try {
                 figure_source = solve_figure(c.chain, c.solver, *plot);
@@ -124,8 +160,11 @@ int run_run(const std::vector<std::string>& args) {
     }
     progress.finish();
     if (field) write_field_csv(*field, c.title, field_csv);
+    if (!gauges_csv_path.empty()) write_file_atomically(gauges_csv_path, gauges_csv(gauges));
     if (json) {
-        fmt::print("{}\n", outcome_json(c.title, outcome).dump(2));
+        nlohmann::ordered_json doc = outcome_json(c.title, outcome);
+        if (want_gauges) doc["gauges"] = gauges_json(gauges);
+        fmt::print("{}\n", doc.dump(2));
     } else {
         fmt::print("{}", outcome_table(c.title, outcome));
     }

@@ -1,0 +1,57 @@
+// The exact solver's state at the chain's two end junctions (docs/physics.md §8): where each
+// load is in its steps (LoadSteps), and what has passed through each end (EndFlux). The physics
+// of each end is interface.hpp's; this is bookkeeping around it.
+#pragma once
+
+#include "rodcollide/chain.hpp"
+#include "rodcollide/contact_record.hpp"
+#include "rodcollide/end_flux.hpp"
+#include "rodcollide/interface.hpp"
+#include "rodcollide/outcome_builder.hpp"
+#include "rodcollide/settling.hpp"
+
+#include <array>
+#include <cstddef>
+#include <optional>
+
+namespace rodcollide {
+
+class ChainEndState {
+public:
+    explicit ChainEndState(const Chain& chain);
+
+    /// At junction j and time t: the response of a load acting there (its step at t, steps due
+    /// within `tolerance` [s] counted as reached), or nothing if no load acts (the end's own kind
+    /// answers then). A load acts from its first time to its last.
+    std::optional<JunctionResponse> loaded_response(std::size_t j, const JunctionArrivals& in, double t,
+                                                    double tolerance);
+    /// Records the response of junction j at t if it is an end of the chain. True when that voids
+    /// a settling bound: a load stepped, or an anechoic end carries force (energy leaves).
+    bool update(std::size_t j, const JunctionResponse& r, double t);
+    /// When junction j's load takes its next step [s]; +inf if none.
+    double next_load_time(std::size_t j) const;
+    /// Whether a load has steps still to come at t.
+    bool load_acting(double t) const;
+    /// Gaps of the walls at t (from their ContactRecords).
+    WallGaps wall_gaps(const ContactHistory& contacts, double t) const;
+    /// What passed through one end up to t.
+    EndReport report(ChainSide side, double t) const;
+
+private:
+    struct End {
+        std::size_t junction = 0;
+        ChainSide side = ChainSide::left;
+        const Load* load = nullptr;
+        LoadSteps steps;
+        std::size_t next_step = 0;  // steps before it have been applied
+        bool stepped = false;       // a step was applied by the last loaded_response()
+        EndFlux flux;
+    };
+    const End* end_at(std::size_t j) const;
+    End* end_at(std::size_t j) { return const_cast<End*>(std::as_const(*this).end_at(j)); }
+
+    const Chain& chain_;
+    std::array<End, 2> ends_;
+};
+
+}  // namespace rodcollide

@@ -1,0 +1,98 @@
+// What bounds a chain besides its rods (docs/physics.md §8): the condition at each of its two
+// ends (free, fixed, a rigid wall at a gap, anechoic) and prescribed load histories at free ends.
+// Validated with the Chain that owns them (chain.hpp); the physics is interface.hpp's.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rodcollide {
+
+/// The two ends of a chain.
+enum class ChainSide { left, right };
+
+/// "left" / "right".
+std::string_view to_string(ChainSide side);
+
+/// The condition at one end of the chain.
+enum class EndKind {
+    free,      ///< N = 0 (the default)
+    fixed,     ///< v = 0, bilateral: the end carries tension and compression
+    wall,      ///< a rigid, immobile wall at a gap: compression only, opens and re-closes
+    anechoic,  ///< impedance-matched: the rod continues to infinity in its initial state, so
+               ///< nothing that arrives is reflected (energy leaves: energy.radiated)
+};
+
+/// "free" | "fixed" | "wall" | "anechoic".
+std::string_view to_string(EndKind kind);
+
+struct ChainEnd {
+    EndKind kind = EndKind::free;
+    double gap = 0;  ///< wall only: distance from the chain's end to the wall at t = 0 [m], >= 0
+};
+
+/// What a load prescribes at its end.
+enum class LoadQuantity {
+    force,     ///< the end force N [N], positive in tension
+    velocity,  ///< the end velocity [m/s]
+};
+
+std::string_view to_string(LoadQuantity quantity);
+
+/// A prescribed history at a free end of the chain: piecewise linear through the points
+/// (time[k], value[k]), 0 before the first time and after the last.
+struct Load {
+    ChainSide end = ChainSide::left;
+    LoadQuantity quantity = LoadQuantity::force;
+    std::vector<double> time;   ///< [s], increasing, >= 0, at least 1 point
+    std::vector<double> value;  ///< N or m/s, one per time, finite
+
+    double end_time() const { return time.back(); }  ///< after this the end is free [s]
+    double at(double t) const;                       ///< the piecewise-linear value at t
+};
+
+/// The ends of a chain and its loads (at most one per end).
+struct ChainEnds {
+    ChainEnd left, right;
+    std::vector<Load> loads;
+
+    const ChainEnd& operator[](ChainSide side) const { return side == ChainSide::left ? left : right; }
+    /// The load at `side`, or null.
+    const Load* load_at(ChainSide side) const;
+    /// Anything other than two free, unloaded ends (the outputs then report "ends").
+    bool any() const;
+};
+
+/// A load history as piecewise-constant steps, for the exact solver (docs/physics.md §8): a
+/// constant piece (two equal values) is kept exactly; a sloped piece is cut into steps holding
+/// its value at their midpoints, so the impulse of every piece is exact and the largest
+/// difference from the linear value is max |slope| * step / 2 (max_error).
+struct LoadSteps {
+    std::vector<double> time;   ///< start of each step [s], increasing; the last step is 0
+    std::vector<double> value;
+    double max_error = 0;       ///< largest |step value - linear value| [N or m/s]
+};
+
+/// Steps per sloped piece: enough for an error of 1e-3 of the load's largest |value|, at most
+/// this many (bounded work; the reported max_error says what was reached).
+inline constexpr std::size_t max_steps_per_load_piece = 4096;
+
+LoadSteps load_steps(const Load& load);
+
+/// Shapes a load may be given by (case file `shape`), as time/value points.
+/// rectangle: amplitude on [0, duration]; trapezoid: rises linearly over `rise`, holds, falls
+/// over `fall`, all within `duration`; half-sine: amplitude sin(pi t / duration), as 64 linear
+/// pieces. Throws InvalidInput naming the offending parameter.
+struct LoadShape {
+    std::string name;  ///< "rectangle" | "trapezoid" | "half-sine"
+    double amplitude = 0, duration = 0, rise = 0, fall = 0;
+};
+void shape_points(const LoadShape& shape, std::vector<double>& time, std::vector<double>& value);
+
+/// Checks a load's own invariants (times finite, >= 0, strictly increasing; values finite; as
+/// many values as times). Throws InvalidInput with key "time" or "value".
+void check_load(const Load& load);
+
+}  // namespace rodcollide
