@@ -5,7 +5,10 @@
 
 #include <fmt/format.h>
 
+#include <fmt/ranges.h>
+
 #include <charconv>
+#include <span>
 #include <fstream>
 #include <sstream>
 
@@ -21,6 +24,20 @@ constexpr std::string_view load_keys[] = {"end", "quantity", "time", "value", "s
                                           "duration", "rise", "fall", "file"};
 constexpr std::string_view segment_keys[] = {"length", "area", "density", "youngs_modulus"};
 constexpr std::string_view gauge_keys[] = {"rod", "x", "name"};
+
+/// The required string `name` of table `t` (whose value `table` is blamed when it is absent), one
+/// of `names` (a "what" in messages); returns its index.
+std::size_t required_choice(const toml_input::Reader& reader, const toml::table& t, const toml::value& table,
+                            const std::string& prefix, std::string_view name, std::string_view what,
+                            std::span<const std::string_view> names) {
+    const std::string key = fmt::format("{}.{}", prefix, name);
+    const toml::value* v = find(t, name);
+    if (!v) reader.fail(table, key, input::missing(fmt::format("give one of: {}", fmt::join(names, ", "))));
+    const std::string given = reader.string(*v, key);
+    for (std::size_t k = 0; k < names.size(); ++k)
+        if (names[k] == given) return k;
+    reader.fail(*v, key, input::unknown(what, given, names));
+}
 
 ChainEnd read_end(const toml_input::Reader& reader, const toml::table& top, ChainSide side) {
     ChainEnd end;
@@ -95,23 +112,20 @@ Load read_load(const toml_input::Reader& reader, const toml::value& table_value,
     reader.reject_unknown_keys(t, load_keys, prefix);
     const auto key = [&](std::string_view name) { return fmt::format("{}.{}", prefix, name); };
     Load load;
-    const toml::value* end = find(t, "end");
-    if (!end) reader.fail(table_value, key("end"), input::missing("give \"left\" or \"right\""));
-    const std::string side = reader.string(*end, key("end"));
     constexpr std::string_view sides[] = {"left", "right"};
-    if (side != "left" && side != "right") reader.fail(*end, key("end"), input::unknown("end", side, sides));
-    load.end = side == "left" ? ChainSide::left : ChainSide::right;
+    load.end = required_choice(reader, t, table_value, prefix, "end", "end", sides) == 0 ? ChainSide::left
+                                                                                          : ChainSide::right;
+    const toml::value* end = find(t, "end");
+    const std::string side(to_string(load.end));
     if (ends[load.end].kind != EndKind::free)
         reader.fail(*end, key("end"), fmt::format("a load acts on a free end only; the {} end is \"{}\"", side,
                                                   to_string(ends[load.end].kind)));
     if (ends.load_at(load.end))
         reader.fail(*end, key("end"), fmt::format("the {} end already has a load; one load per end", side));
-    const toml::value* quantity = find(t, "quantity");
-    if (!quantity) reader.fail(table_value, key("quantity"), input::missing("give \"force\" or \"velocity\""));
-    const std::string q = reader.string(*quantity, key("quantity"));
     constexpr std::string_view quantities[] = {"force", "velocity"};
-    if (q != "force" && q != "velocity") reader.fail(*quantity, key("quantity"), input::unknown("quantity", q, quantities));
-    load.quantity = q == "force" ? LoadQuantity::force : LoadQuantity::velocity;
+    load.quantity = required_choice(reader, t, table_value, prefix, "quantity", "quantity", quantities) == 0
+                        ? LoadQuantity::force
+                        : LoadQuantity::velocity;
 
     // Exactly one way of giving the history.
     const toml::value* time = find(t, "time");

@@ -117,6 +117,13 @@ void shape_points(const LoadShape& shape, std::vector<double>& time, std::vector
     }
 }
 
+void require_free_ends(const ChainEnds& ends, std::string_view what) {
+    if (ends.any())
+        throw InvalidInput("ends", fmt::format("{} takes a chain with free, unloaded ends (the rigid impact laws "
+                                               "know no walls, held or anechoic ends, or loads); use run",
+                                               what));
+}
+
 void check_load(const Load& load) {
     if (load.time.empty()) throw InvalidInput("time", input::wrong_count("at least 1 point", 0));
     if (load.value.size() != load.time.size())

@@ -86,7 +86,8 @@ public:
         while (true) {
             t_next = next_event_time();
             // Settled: no contact carries force and the bound holds before anything else happens.
-            if (!have_outcome && settling_.settle_time() <= std::min(t_next, horizon)) {
+            if (!have_outcome && std::isfinite(settling_.settle_time()) &&
+                settling_.settle_time() <= std::min(t_next, horizon)) {
                 outcome_ = snapshot(settling_.settle_time(), true);
                 have_outcome = true;
             }

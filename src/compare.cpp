@@ -43,6 +43,7 @@ void validate(const CompareOptions& options) {
 }
 
 void validate(const Chain& chain) {
+    require_free_ends(chain.ends(), "compare");
     if (chain.size() > max_compare_rods)
         throw InvalidInput("rods", fmt::format("compare takes at most {} rods (the rigid laws use dense matrices); "
                                                "the case has {}",

@@ -395,22 +395,19 @@ PlotFiles plot_characteristics(const CharacteristicsDiagram& d, const fs::path& 
                                 "notitle",
                                 file("rods.dat")));
     p.data.emplace_back("rods.dat", rods);
-    if (!d.joints.empty()) {
-        std::string joints = "# welded joints between segments of a rod: x [m]\n";
-        for (double x : d.joints) joints += fmt::format("{:.17g}\n", x);
-        plots.push_back(fmt::format("{} using ($1*xs):(0):(0):(t_end*ts) with vectors nohead lw 1 dt 2 lc rgb \"#7f8c8d\" "
-                                    "title \"segment joint\"",
-                                    file("joints.dat")));
-        p.data.emplace_back("joints.dat", joints);
-    }
-    if (!d.walls.empty()) {
-        std::string walls = "# rigid walls at the chain's ends: x [m]\n";
-        for (double x : d.walls) walls += fmt::format("{:.17g}\n", x);
-        plots.push_back(fmt::format("{} using ($1*xs):(0):(0):(t_end*ts) with vectors nohead lw 4 lc rgb \"#34495e\" "
-                                    "title \"wall\"",
-                                    file("walls.dat")));
-        p.data.emplace_back("walls.dat", walls);
-    }
+    // Full-height vertical lines at the given x: segment joints (dashed) and walls (thick).
+    const auto verticals = [&](const std::vector<double>& xs, const std::string& suffix, const std::string& comment,
+                               const std::string& style, const std::string& title) {
+        if (xs.empty()) return;
+        std::string data = "# " + comment + ": x [m]\n";
+        for (double x : xs) data += fmt::format("{:.17g}\n", x);
+        plots.push_back(fmt::format("{} using ($1*xs):(0):(0):(t_end*ts) with vectors nohead {} title \"{}\"",
+                                    file(suffix), style, title));
+        p.data.emplace_back(suffix, data);
+    };
+    verticals(d.joints, "joints.dat", "welded joints between segments of a rod", "lw 1 dt 2 lc rgb \"#7f8c8d\"",
+              "segment joint");
+    verticals(d.walls, "walls.dat", "rigid walls at the chain's ends", "lw 4 lc rgb \"#34495e\"", "wall");
     if (!d.compressed.empty()) {
         plots.push_back(fmt::format("{} using ($1*xs):($2*ts):(0):(($3-$2)*ts) with vectors nohead lw 6 lc rgb \"{}\" "
                                     "title \"contact compressed\"",

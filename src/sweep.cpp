@@ -204,6 +204,7 @@ void validate(const SweepOptions& o) {
 }
 
 void validate(const Chain& chain, const SweepOptions& o) {
+    require_free_ends(chain.ends(), "sweep");
     if (chain.size() != 3)
         throw InvalidInput("rods", fmt::format("a sweep needs exactly 3 rods (gamma- lives in the (gamma1, gamma2) "
                                                "plane); the case has {}",

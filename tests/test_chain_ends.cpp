@@ -1,6 +1,7 @@
 // Ends, loads, segments and gauges in the exact solver (docs/physics.md §8), against closed
 // forms: a rod on a wall and on a fixed end, a striker on an anechoic bar (Bussac, Collet, Gary &
 // Othman 2008), transmission and reflection at a section change, a force pulse into a free bar.
+#include "chain_builders.hpp"
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/characteristics.hpp"
 #include "rodcollide/gauges.hpp"
@@ -20,14 +21,9 @@ namespace {
 
 constexpr double exact = 1e-12;
 
+/// A uniform rod touching its left neighbour, by section first (make_rod's arguments reordered).
 Rod uniform(double length, double area, double velocity = 0, double density = 1, double modulus = 1) {
-    Rod r;
-    r.length = length;
-    r.area = area;
-    r.density = density;
-    r.youngs_modulus = modulus;
-    r.velocity = velocity;
-    return r;
+    return rodcollide::testing::make_rod(length, velocity, 0, area, density, modulus);
 }
 
 /// initial + input = rigid + vibration + dropped + radiated.

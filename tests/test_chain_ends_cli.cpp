@@ -88,3 +88,24 @@ TEST_CASE("diagram --kind gauges draws the gauge signals", "[cli][chain-ends][pl
     CHECK(none.status == 2);
     CHECK(none.err == "rodcollide diagram: --kind gauges: the case has no [[gauge]] table\n");
 }
+
+TEST_CASE("compare and sweep refuse chains with ends or loads; diagrams draw joints and walls", "[cli][chain-ends]") {
+    const auto compare = run_cli("compare " + shpb);
+    CHECK(compare.status == 2);
+    CHECK(compare.err == "rodcollide compare: ends: compare takes a chain with free, unloaded ends (the rigid impact "
+                         "laws know no walls, held or anechoic ends, or loads); use run\n");
+    rodcollide::testing::TempDir dir("chain_ends_walls");
+    std::ofstream(dir.path() / "c.toml") << "[left]\nkind = \"wall\"\ngap = 0.5\n[defaults]\ndensity = 1.0\n"
+                                            "youngs_modulus = 1.0\narea = 1.0\n[[rod]]\nlength = 1.0\nvelocity = -1.0\n"
+                                            "[[rod]]\n[[rod.segment]]\nlength = 1.0\n[[rod.segment]]\nlength = 0.5\n"
+                                            "area = 2.0\n";
+    const std::string png = (dir.path() / "d.png").string();
+    const auto r = run_cli("diagram '" + (dir.path() / "c.toml").string() + "' --out '" + png + "'");
+    REQUIRE(r.status == 0);
+    std::ifstream joints(dir.path() / "d.joints.dat"), walls(dir.path() / "d.walls.dat");
+    std::stringstream j, w;
+    j << joints.rdbuf();
+    w << walls.rdbuf();
+    CHECK(j.str().find("\n2\n") != std::string::npos);  // the joint at x = 1 + 1
+    CHECK(w.str().find("\n0\n") != std::string::npos);  // the left wall
+}

@@ -91,6 +91,11 @@ struct LoadShape {
 };
 void shape_points(const LoadShape& shape, std::vector<double>& time, std::vector<double>& value);
 
+/// For analyses of a free chain (the rigid impact laws, their comparison and sweeps): throws
+/// InvalidInput (key "ends") if the chain has an end that is not free or a load; `what` names the
+/// analysis in the message.
+void require_free_ends(const ChainEnds& ends, std::string_view what);
+
 /// Checks a load's own invariants (times finite, >= 0, strictly increasing; values finite; as
 /// many values as times). Throws InvalidInput with key "time" or "value".
 void check_load(const Load& load);
