@@ -53,7 +53,8 @@ constexpr auto rod_table_keys = [] {
     names[rod_key_count] = "segment";
     return names;
 }();
-constexpr std::string_view top_level_keys[] = {"title", "defaults", "rod", "solver", "left", "right", "load", "gauge"};
+constexpr std::string_view top_level_keys[] = {"title", "defaults", "rod", "solver", "left", "right", "load", "gauge", "units"};
+constexpr std::string_view unit_systems[] = {"SI", "dimensionless"};
 constexpr std::string_view solver_keys[] = {"method",         "end_time",   "record_until",
                                             "drop_tolerance", "max_events", "max_fronts",
                                             "cells"};
@@ -113,6 +114,7 @@ public:
         reject_unknown_keys(top, top_level_keys, "", unknown_key_hint(top_level_keys, true));
 
         std::string name = title(top);
+        const bool dimensionless = units(top) == "dimensionless";
         const Defaults given_defaults = defaults(top);
         ChainEnds ends = case_file::read_ends(*this, top);
         const bool single_allowed = ends.any();
@@ -120,7 +122,7 @@ public:
         SolverOptions options = solver(top);
         Chain built = chain(std::move(rod_list), std::move(ends), top, given_defaults);
         std::vector<Gauge> gauges = case_file::read_gauges(*this, top, built);
-        return Case{std::move(name), file(), std::move(built), options, std::move(gauges)};
+        return Case{std::move(name), file(), std::move(built), options, std::move(gauges), dimensionless};
     }
 
 private:
@@ -143,6 +145,15 @@ private:
     std::string title(const toml::table& top) const {
         const toml::value* v = find(top, "title");
         return v ? string(*v, "title") : fs::path(file()).stem().string();
+    }
+
+    std::string units(const toml::table& top) const {
+        const toml::value* v = find(top, "units");
+        if (!v) return "SI";
+        const std::string u = string(*v, "units");
+        if (std::find(std::begin(unit_systems), std::end(unit_systems), u) == std::end(unit_systems))
+            fail(*v, "units", input::unknown("unit system", u, unit_systems));
+        return u;
     }
 
     /// A rod quantity (of rod `rod`, or a default for every rod), checked by Chain's own rules.

@@ -272,9 +272,22 @@ std::string gp_literal(const std::string& s) {
     return gp_text(plain);  // doubles the backslash: gnuplot's string then holds \_ for enhanced text
 }
 
+/// `text` (a unit: " m/s", " [N]") for an SI case, nothing for a dimensionless one.
+std::string si(const PlotOptions& o, const std::string& text) { return o.dimensionless ? "" : text; }
+
+/// The axes as drawn: a dimensionless case has no SI prefixes (scale 1) and no units in labels.
+DiagramAxes shown_axes(DiagramAxes axes, const PlotOptions& o) {
+    if (!o.dimensionless || axes.normalised) return axes;
+    for (std::string* label : {&axes.x_label, &axes.t_label})
+        if (const auto unit = label->find(" ["); unit != std::string::npos) label->erase(unit);
+    axes.x_scale = axes.t_scale = 1;
+    return axes;
+}
+
 /// Terminal, output, scales, margins and the title lines.
 std::string preamble(const std::string& what, const fs::path& image, const PlotOptions& o, const Layout& l,
-                     const DiagramAxes& axes, const std::string& subtitle) {
+                     const DiagramAxes& drawn_axes, const std::string& subtitle) {
+    const DiagramAxes axes = shown_axes(drawn_axes, o);
     const std::string stem = image.stem().string();
     const std::string terminal = image_format(image) == ImageFormat::png ? "pngcairo" : "svg";
     const double font = font_size(o);
@@ -374,10 +387,10 @@ PlotFiles plot_characteristics(const CharacteristicsDiagram& d, const fs::path& 
     }
 
     std::string subtitle = d.units.symbolic
-                               ? fmt::format("regions: velocity u_t and strain u_x in units of v = {:.4g} m/s and v/c, c = {:.4g} m/s",
-                                             d.units.v, d.units.c)
-                               : std::string("regions: velocity u_t [m/s] and strain u_x");
-    if (d.axes.normalised) subtitle += fmt::format("; l = {:.4g} m", d.length / (d.rod_ends.size() - 1));
+                               ? fmt::format("regions: velocity u_t and strain u_x in units of v = {:.4g}{} and v/c, c = {:.4g}{}",
+                                             d.units.v, si(o, " m/s"), d.units.c, si(o, " m/s"))
+                               : "regions: velocity u_t" + si(o, " [m/s]") + " and strain u_x";
+    if (d.axes.normalised) subtitle += fmt::format("; l = {:.4g}{}", d.length / (d.rod_ends.size() - 1), si(o, " m"));
     if (unlabelled) subtitle += fmt::format(" ({} small region{} unlabelled)", unlabelled, unlabelled == 1 ? "" : "s");
 
     std::string s = preamble("characteristics diagram (x-t plane, material coordinate)", image, o, l, d.axes, subtitle);
@@ -506,8 +519,11 @@ PlotFiles plot_field(const FieldSamples& f, FieldQuantity quantity, const Chain&
 
     const bool velocity = quantity == FieldQuantity::velocity;
     const std::string what = velocity ? "velocity field" : "normal force field";
-    std::string subtitle = velocity ? "particle velocity u_t [m/s]" : "normal force N [N]: compression < 0 (blue), tension > 0 (red)";
-    if (axes.normalised) subtitle += "; " + axes.note;
+    std::string subtitle = velocity ? "particle velocity u_t" + si(o, " [m/s]")
+                                    : "normal force N" + si(o, " [N]") + ": compression < 0 (blue), tension > 0 (red)";
+    if (axes.normalised)
+        subtitle += "; " + (o.dimensionless ? fmt::format("l = {:.4g}, c = {:.4g}", chain[0].length, chain[0].wave_speed())
+                                            : axes.note);
     Picture p;
     const std::string stem = image.stem().string();
     std::string s = preamble(what + " (x-t plane, material coordinate)", image, o, l, axes, subtitle);
@@ -519,7 +535,7 @@ PlotFiles plot_field(const FieldSamples& f, FieldQuantity quantity, const Chain&
          "set palette defined (-1 '#2166ac', -0.5 '#92c5de', 0 '#f7f7f7', 0.5 '#f4a582', 1 '#b2182b')\n";
     s += fmt::format("set colorbox vertical user origin screen {},{} size screen 0.025,{}\n", l.right + 0.02, l.bottom,
                      l.top - l.bottom);
-    s += fmt::format("set cblabel {}\nunset key\n", gp_text(velocity ? "u_t [m/s]" : "N [N]"));
+    s += fmt::format("set cblabel {}\nunset key\n", gp_text(velocity ? "u_t" + si(o, " [m/s]") : "N" + si(o, " [N]")));
     s += fmt::format("plot {} nonuniform matrix using ($1*xs):($2*ts):3 with image, \\\n"
                      "     {} using ($1*xs):(0):(0):(t_end*ts) with vectors nohead lw 1 lc rgb \"#555555\"\n",
                      gp_quote(stem + ".field.dat"), gp_quote(stem + ".rods.dat"));

@@ -133,6 +133,17 @@ TEST_CASE("Winandy & Leine 2015 cases: identical unit rods with the paper's velo
     CHECK_FALSE(three.solver.end_time);
 }
 
+TEST_CASE("units: SI unless a case says it is dimensionless", "[case_file][units]") {
+    CHECK_FALSE(parse_case(two_rods, "a.toml").dimensionless);
+    CHECK_FALSE(parse_case("units = \"SI\"\n" + two_rods, "a.toml").dimensionless);
+    CHECK(parse_case("units = \"dimensionless\"\n" + two_rods, "a.toml").dimensionless);
+    CHECK(load_case(cases_dir / "seed000_two_rods.toml").dimensionless);
+    CHECK_FALSE(load_case(cases_dir / "steel_cradle_5.toml").dimensionless);
+    CHECK(error_of("units = \"cgs\"\n" + two_rods) ==
+          "bad.toml:1: units: unknown unit system \"cgs\"; valid: SI, dimensionless");
+    CHECK(error_of("units = 1\n" + two_rods) == "bad.toml:1: units: must be a string, got an integer (1)");
+}
+
 TEST_CASE("steel cradle: SI steel rods from [defaults], two moving", "[case_file]") {
     const Case c = load_case(cases_dir / "steel_cradle_5.toml");
     REQUIRE(c.chain.size() == 5);
@@ -295,11 +306,11 @@ TEST_CASE("unknown keys: the first in file order, with a suggestion", "[case_fil
           "record_until, drop_tolerance, max_events, max_fronts, cells");
     CHECK(error_of("\"a b\" = 1\n" + two_rods) ==
           "bad.toml:1: \"a b\": unknown key; expected one of: title, defaults, rod, solver, left, right, "
-          "load, gauge");
+          "load, gauge, units");
     CHECK(error_of("zzz = 1\naaa = 2\n" + two_rods).starts_with("bad.toml:1: zzz: unknown key"));
     CHECK(error_of(std::string(100'000, 'k') + " = 1\n") ==
           "bad.toml:1: " + std::string(57, 'k') + "...: unknown key; expected one of: title, "
-          "defaults, rod, solver, left, right, load, gauge");
+          "defaults, rod, solver, left, right, load, gauge, units");
     CHECK(error_of(two_rods + "[rod.extra]\nx = 1\n").starts_with(
         "bad.toml:9: rod[1].extra: unknown key"));
 }

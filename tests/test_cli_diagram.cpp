@@ -60,12 +60,12 @@ TEST_CASE("diagram writes <case-stem>-<kind>.png in the current directory by def
     CHECK(fs::exists(dir / "seed000_two_rods-characteristics.gp"));
     CHECK_THAT(r.out, Catch::Contains("4 fronts drawn"));
     CHECK_THAT(r.out, Catch::Contains("5 regions, 5 labelled"));
-    CHECK_THAT(r.out, Catch::Contains("to 3 s"));  // settled at 2l/c, plus one transit time
+    CHECK_THAT(r.out, Catch::Contains("to 3)"));  // settled at 2l/c, plus one transit time (a dimensionless case: no "s")
 
     const auto k = run_cli("diagram '" + two_rods + "' --kind force --t-end 2.5", where(dir.path.string()));
     REQUIRE(k.status == 0);
     CHECK(fs::exists(dir / "seed000_two_rods-force.png"));
-    CHECK_THAT(k.out, Catch::Contains("to 2.5 s"));
+    CHECK_THAT(k.out, Catch::Contains("to 2.5)"));
 }
 
 TEST_CASE("diagram --out FILE.svg --size WxH", "[cli][diagram]") {

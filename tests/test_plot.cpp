@@ -359,6 +359,37 @@ TEST_CASE("picture sizes: each side in [smallest, largest], the option named as 
     }
 }
 
+/// The lines of a script that put text on the picture: subtitle, axis and colour-box labels.
+std::string labels_of(const std::string& gp) {
+    std::istringstream in(gp);
+    std::string shown;
+    for (std::string line; std::getline(in, line);)
+        for (const char* start : {"set label 102 ", "set xlabel ", "set ylabel ", "set cblabel "})
+            if (line.rfind(start, 0) == 0) shown += line + "\n";
+    return shown;
+}
+
+TEST_CASE("a dimensionless case is labelled without SI units or prefixes", "[plot][units]") {
+    const TempDir dir("dimensionless");
+    // Unequal lengths: SI axes (x [m], t [s]), unless the case is dimensionless.
+    const Chain chain({make_rod(1.0, 1.0), make_rod(2.0, 0.0)});
+    FigureRequest r = request(FigureKind::characteristics, dir / "si.png");
+    draw_figure(chain, {}, r);
+    const std::string si = labels_of(read_file(dir / "si.gp"));
+    CHECK_THAT(si, Catch::Contains(" m/s"));
+    CHECK_THAT(si, Catch::Contains("set xlabel \"x [m]\""));
+    for (FigureKind kind : all_figure_kinds) {
+        r = request(kind, dir / "unitless.png");
+        r.plot.dimensionless = true;
+        draw_figure(chain, {}, r);
+        const std::string shown = labels_of(read_file(dir / "unitless.gp"));
+        INFO(to_string(kind) << ":\n" << shown);
+        CHECK_THAT(shown, !Catch::Contains("m/s") && !Catch::Contains("[m]") && !Catch::Contains("[N]") &&
+                              !Catch::Contains("[s]") && !Catch::Contains("µs"));
+        CHECK_THAT(shown, Catch::Contains("set ylabel \"t\""));
+    }
+}
+
 TEST_CASE("a case title is drawn as written: gnuplot's enhanced-text operators are escaped", "[plot][title]") {
     const TempDir dir("title");
     FigureRequest r = request(FigureKind::characteristics, dir / "fig.svg");

@@ -5,6 +5,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <sstream>
+#include <string>
+
 using rodcollide::testing::line_count;
 using rodcollide::testing::run_cli;
 using rodcollide::testing::TempDir;
@@ -57,4 +61,18 @@ TEST_CASE("validate: a bad validation file is one line on stderr, exit status 2"
     const auto empty = run_cli("validate " + dir.path().string() + "/nothing");
     CHECK(empty.status == 2);
     CHECK_THAT(empty.err, Catch::Contains("(file): no such file"));
+}
+
+TEST_CASE("every file an example of a command's --help names exists", "[cli][help]") {
+    // A newcomer copies the examples: each cases/... or validation/... path they name must be there.
+    for (const char* command : {"run", "compare", "sweep", "diagram", "validate"}) {
+        const auto r = run_cli(std::string(command) + " --help");
+        REQUIRE(r.status == 0);
+        std::istringstream words(r.out);
+        for (std::string w; words >> w;) {
+            if (!(w.starts_with("cases/") || w.starts_with("validation/")) || !w.ends_with(".toml")) continue;
+            INFO(command << " --help names " << w);
+            CHECK(std::filesystem::exists(std::filesystem::path(RODCOLLIDE_SOURCE_DIR) / w));
+        }
+    }
 }

@@ -32,6 +32,9 @@ struct Case {
     Chain chain;
     SolverOptions solver;
     std::vector<Gauge> gauges;  ///< [[gauge]] stations, in file order
+    /// `units = "dimensionless"`: the numbers are in any consistent unit system (L = A = rho = E
+    /// = 1, say), so pictures label them without SI units. Default "SI".
+    bool dimensionless = false;
 };
 
 /// Reads and validates a case file. Throws CaseError (never anything else for bad input).

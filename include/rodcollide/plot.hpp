@@ -44,6 +44,8 @@ struct PlotOptions {
     int width = 1000;   ///< [pixels]
     int height = 700;   ///< [pixels]
     std::string title;  ///< shown above the plot (the case title)
+    /// A dimensionless case (Case::dimensionless): axes and labels without SI units or prefixes.
+    bool dimensionless = false;
 };
 
 /// Checks the picture size: each side in [smallest_plot_size, largest_plot_size]. Throws

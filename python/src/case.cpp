@@ -106,7 +106,7 @@ std::optional<Case> plain_case(py::handle rods, py::handle title, const std::str
     }
     try {
         return Case{title.is_none() ? std::filesystem::path(name).stem().string() : title.cast<std::string>(), name,
-                    Chain(std::move(chain)), SolverOptions{}, {}};
+                    Chain(std::move(chain)), SolverOptions{}, {}, false};
     } catch (const InvalidModel&) {
         return std::nullopt;
     }

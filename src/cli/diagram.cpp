@@ -124,6 +124,7 @@ int run_diagram(const std::vector<std::string>& args) {
     request.gauges = c.gauges;
     if (request.kind == FigureKind::gauges && c.gauges.empty())
         return usage_error("diagram", "--kind gauges: the case has no [[gauge]] table");
+    request.plot.dimensionless = c.dimensionless;
 
     ProgressReporter progress("diagram");
     c.solver.progress = progress.callback();
@@ -142,7 +143,7 @@ int run_diagram(const std::vector<std::string>& args) {
         return exit_failure;
     }
     progress.finish();
-    fmt::print("wrote {} (t = 0 to {:.6g} s)\n", display_path(figure.files.image), figure.t_end);
+    fmt::print("wrote {} (t = 0 to {:.6g}{})\n", display_path(figure.files.image), figure.t_end, c.dimensionless ? "" : " s");
     if (request.kind == FigureKind::characteristics)
         fmt::print("  {} fronts drawn, {} left out (below the visual threshold, or past the strongest {}); "
                    "{} regions, {} labelled\n",

@@ -105,6 +105,7 @@ int run_run(const std::vector<std::string>& args) {
         plot.emplace();
         plot->image = vm["plot"].as<std::string>();
         plot->plot.title = figure_title(c.title, FigureKind::characteristics);
+        plot->plot.dimensionless = c.dimensionless;
         gnuplot_executable();  // fail before solving
     }
     FieldResolution resolution;
