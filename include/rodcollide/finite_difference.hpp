@@ -37,8 +37,9 @@ public:
 
 // ---- Resolution and limits ----------------------------------------------------------------------
 
-/// Outcome::accuracy of the grid solver [-]: the error of the final velocities, relative to the
-/// velocity scale, that the default resolution keeps below on the measured sets (7.6e-4 above).
+/// The error the default run aims at [-]: it refines the grid until its estimated final-velocity
+/// error is below this fraction of the velocity scale, within the work limit, or says that it did
+/// not (a warning and stats.velocity_error_target_met = false). docs/finite_difference.md.
 inline constexpr double finite_difference_accuracy = 1e-3;
 
 /// Cells in the rod with the shortest transit time when SolverOptions::cells is 0. Chosen from
@@ -170,12 +171,31 @@ struct FiniteDifferenceSolution {
     std::optional<FieldSamples> field;
 };
 
-/// Solves the collision on a grid: until no contact can provably happen again (the same rule as
-/// the exact solver, settling.hpp), or to options.end_time; at least until options.record_until.
+/// The grid a solve starts from: options.cells, refused (InvalidResolution) if over a limit; or
+/// the default grid, coarsened to fit the limits with a warning.
+GridLayout starting_grid(const Chain& chain, const SolverOptions& options, std::vector<std::string>& warnings);
+
+/// One run on `grid` with no error estimate (the building block of solve_finite_difference):
+/// Outcome::velocity_error_bound and accuracy are left for the caller. `warnings` go into the
+/// outcome. Throws SolverLimitExceeded when the run reaches largest_cell_updates.
+FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& options, const GridLayout& grid,
+                                       std::optional<FieldResolution> field, std::vector<std::string> warnings);
+
+/// Cell-updates a finished run took (steps x step cost).
+double work_done(const FiniteDifferenceSolution& s);
+
+/// Solves the collision on a grid, twice or more, and estimates its own error (finite_difference_error.cpp,
+/// docs/finite_difference.md): a second run with half the cells gives the estimate
+/// 3 max_i |u_i(N) - u_i(N/2)| (Roache's two-grid convergence index at order 1, at least
+/// rounding), reported as Outcome::velocity_error_bound and, over the velocity scale, as accuracy.
+/// With the default resolution the grid is doubled while the estimate exceeds
+/// finite_difference_accuracy x the velocity scale and the next run fits the work limit. Each run
+/// goes until no contact can provably happen again (the same rule as the exact solver,
+/// settling.hpp), or to options.end_time; at least until options.record_until.
 /// Throws InvalidResolution when options.cells asks for more than largest_total_cells cells or
 /// the run would exceed largest_cell_updates (the default resolution is reduced to fit instead),
-/// std::invalid_argument for a bad FieldResolution, and SolverLimitExceeded when a run reaches
-/// largest_cell_updates without settling.
+/// std::invalid_argument for a bad FieldResolution, and SolverLimitExceeded when the first run
+/// reaches largest_cell_updates without settling.
 FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const SolverOptions& options,
                                                  std::optional<FieldResolution> field = std::nullopt);
 
