@@ -228,7 +228,8 @@ FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& 
     // With a horizon the outcome is evaluated there, settled or not (as the exact solver does).
     if (std::isfinite(horizon) || !outcome) outcome = snapshot(grid, outcome.has_value(), warnings);
 
-    FiniteDifferenceSolution s{std::move(*outcome), grid.layout(), grid.contact_events(), std::nullopt};
+    FiniteDifferenceSolution s{std::move(*outcome), grid.layout(), grid.contact_events(), grid.off_grid_closings(),
+                               std::nullopt};
     if (recorder) s.field = std::move(*recorder).finish();
     return s;
 }

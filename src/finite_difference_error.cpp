@@ -1,17 +1,19 @@
 // The finite-difference solver's error estimate and default refinement (finite_difference.hpp;
 // derivation and validation in docs/finite_difference.md, "Error estimate").
 //
-// A run on N cells (shortest rod) is repeated on N/2. Off the commensurate case the final
-// velocities converge at order 1 to 1.5, with a sawtooth in N from off-grid events, so the error
-// of the fine run is estimated as Roache's grid convergence index for two grids (Roache 1994:
-// the two-grid safety factor 3) at the lowest observed order, p = 1:
-//   E(N) = 3 max_i |u_i(N) - u_i(N/2)| / (r - 1),  r = N / (N/2) (2, or near it once rounded),
-// and never below rounding (characteristics_rounding x V). The safety factor covers the sawtooth:
-// two grids can happen to sit at similar phases (docs/finite_difference.md has the measured
-// ratios of estimate to true error).
-// With the default resolution, while the estimate exceeds the target the grid is doubled and the
-// previous fine run becomes the coarse one, so each level costs one new run (4x the last: cells
-// and steps both double), until the next would pass the work limit.
+// A run on N cells (shortest rod) is repeated on about N / sqrt(2). Off the commensurate case the
+// final velocities converge at order 1 to 1.5, with a sawtooth in N from off-grid events, so the
+// error of the fine run is estimated as Roache's grid convergence index for two grids (Roache
+// 1994: the two-grid safety factor 3) at the lowest observed order, p = 1:
+//   E(N) = 3 max_i |u_i(N) - u_i(N')| / (r - 1),  r = N / N' (about sqrt(2)),
+// and never below rounding (characteristics_rounding x V). A run at Courant 1 in every rod with
+// every gap closing on a grid time is exact, and needs no second run. The ratio is not 2 on purpose: the
+// error depends on where each off-grid event falls in its step, and a grid and its double share
+// those phases (measured: N and N/2 often agree to 1e-14 while both are 1e-4 off), whereas N and
+// N / sqrt(2) do not. With the default resolution, while the estimate exceeds the target the grid
+// is refined by sqrt(2) and the previous fine run becomes the coarse one, so each level costs one
+// new run (2x the last: cells and steps both grow by sqrt(2)), until the next would pass the work
+// limit.
 #include "rodcollide/characteristics.hpp"
 #include "rodcollide/finite_difference.hpp"
 #include "rodcollide/solve.hpp"
@@ -21,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace rodcollide {
 
@@ -39,8 +42,29 @@ double richardson_estimate(const FiniteDifferenceSolution& fine, const FiniteDif
     return std::max(safety_factor * difference / (r - 1), characteristics_rounding * scale);
 }
 
-/// The coarser grid an estimate compares with: half the cells (at least 1, and always fewer).
-std::size_t estimate_cells(const GridLayout& fine) { return std::max<std::size_t>(1, fine.shortest_rod_cells / 2); }
+/// Grid refinement ratio between the two runs of an estimate and between refinement levels.
+constexpr double refinement_ratio = 1.4142135623730951;
+
+/// The grid an estimate compares `fine` with: about fine / sqrt(2) cells, and truly coarser (a
+/// commensurate grid rounds its cells up to a multiple of Q). nullopt if there is none.
+std::optional<GridLayout> coarser_grid(const Chain& chain, const GridLayout& fine) {
+    for (auto c = static_cast<std::size_t>(static_cast<double>(fine.shortest_rod_cells) / refinement_ratio); c >= 1;
+         c = static_cast<std::size_t>(static_cast<double>(c) / refinement_ratio)) {
+        GridLayout g = choose_grid(chain, c);
+        if (g.shortest_rod_cells < fine.shortest_rod_cells) return g;
+    }
+    return std::nullopt;
+}
+
+/// The next refinement level after `fine`: about sqrt(2) times its cells, and truly finer.
+GridLayout finer_grid(const Chain& chain, const GridLayout& fine) {
+    auto c = static_cast<std::size_t>(std::ceil(static_cast<double>(fine.shortest_rod_cells) * refinement_ratio));
+    while (true) {
+        GridLayout g = choose_grid(chain, c);  // throws InvalidResolution past the memory limit
+        if (g.shortest_rod_cells > fine.shortest_rod_cells) return g;
+        c = static_cast<std::size_t>(std::ceil(static_cast<double>(c) * refinement_ratio));
+    }
+}
 
 }  // namespace
 
@@ -58,26 +82,32 @@ FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const Solve
     double spent = work_done(fine);
     double estimate = std::numeric_limits<double>::infinity();
     std::size_t coarse_cells = 0;
-    if (first.shortest_rod_cells > 1) {
+    if (first.exact() && fine.off_grid_closings == 0) {
+        // Courant 1 in every rod and every event on a grid time: the run is the method of
+        // characteristics on its lattice, exact to rounding (docs/finite_difference.md).
+        estimate = characteristics_rounding * scale;
+    } else if (const std::optional<GridLayout> coarse_grid = coarser_grid(chain, first)) {
         try {
-            const FiniteDifferenceSolution coarse =
-                solve_on_grid(chain, options, choose_grid(chain, estimate_cells(first)), std::nullopt, {});
+            const FiniteDifferenceSolution coarse = solve_on_grid(chain, options, *coarse_grid, std::nullopt, {});
             spent += work_done(coarse);
-            if (coarse.grid.shortest_rod_cells < first.shortest_rod_cells) {
-                estimate = richardson_estimate(fine, coarse, scale);
-                coarse_cells = coarse.grid.shortest_rod_cells;
-            }
+            estimate = richardson_estimate(fine, coarse, scale);
+            coarse_cells = coarse.grid.shortest_rod_cells;
         } catch (const SolverLimitExceeded&) {
             // The coarse run did not settle within the limit: no estimate (reported as such).
         }
     }
-    // Refine while the estimate misses the target and the next level (4x the last run) fits.
-    while (default_resolution && std::isfinite(estimate) && estimate > target &&
-           spent + 4 * work_done(fine) <= largest_cell_updates) {
-        const GridLayout next = choose_grid(chain, 2 * fine.grid.shortest_rod_cells);
-        if (next.total_cells() > largest_total_cells) break;
+    // Refine while the estimate misses the target and the next level fits the work limit.
+    while (default_resolution && std::isfinite(estimate) && estimate > target) {
+        std::optional<GridLayout> next;
         try {
-            FiniteDifferenceSolution finer = solve_on_grid(chain, options, next, field, warnings);
+            next = finer_grid(chain, fine.grid);
+        } catch (const InvalidResolution&) {
+            break;  // over the memory limit
+        }
+        const double ratio = static_cast<double>(next->shortest_rod_cells) / static_cast<double>(fine.grid.shortest_rod_cells);
+        if (spent + ratio * ratio * work_done(fine) > largest_cell_updates) break;
+        try {
+            FiniteDifferenceSolution finer = solve_on_grid(chain, options, *next, field, warnings);
             spent += work_done(finer);
             estimate = richardson_estimate(finer, fine, scale);
             coarse_cells = fine.grid.shortest_rod_cells;
