@@ -137,9 +137,11 @@ std::string outcome_table(const std::string& title, const Outcome& o) {
         fmt::format_to(out, "\nsolver: {} steps of {:.6g} on {} cells ({} in the shortest rod), Courant number >= {:.6g}",
                        o.stats.steps, o.stats.time_step, o.stats.cells, o.stats.shortest_rod_cells, o.stats.courant_min);
     if (o.method == Method::finite_difference)
-        fmt::format_to(out, "\nerror estimate: final velocities within {:.3g} (from a run on {} cells; target {:.3g}: {})",
-                       o.velocity_error_bound, o.stats.estimate_cells, o.stats.velocity_error_target,
-                       o.stats.velocity_error_target_met ? "met" : "NOT met");
+        fmt::format_to(out, "\nerror estimate: final velocities within {:.3g} ({}; target {:.3g}: {})",
+                       o.velocity_error_bound,
+                       o.stats.estimate_cells ? fmt::format("against a run on {} cells", o.stats.estimate_cells)
+                                              : std::string("exact grid: Courant 1, every event on a grid time"),
+                       o.stats.velocity_error_target, o.stats.velocity_error_target_met ? "met" : "NOT met");
     else
         fmt::format_to(out, "\nsolver: {} events, {} fronts", o.stats.events, o.stats.fronts);
     if (o.stats.dropped_fronts) fmt::format_to(out, ", {} jumps below the drop tolerance", o.stats.dropped_fronts);
