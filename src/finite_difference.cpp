@@ -28,8 +28,9 @@ double planned_duration(const Chain& chain, const SolverOptions& options) {
     return std::max(2 * chain.longest_transit_time(), options.record_until.value_or(0.0));
 }
 
-/// The grid for options.cells, refused if over a limit; or the default grid, coarsened to fit.
-GridLayout fitting_layout(const Chain& chain, const SolverOptions& options, std::vector<std::string>& warnings) {
+}  // namespace
+
+GridLayout starting_grid(const Chain& chain, const SolverOptions& options, std::vector<std::string>& warnings) {
     const double duration = planned_duration(chain, options);
     const char* what = options.end_time ? "" : ", two transit times of the longest rod";
     if (options.cells) {
@@ -76,6 +77,8 @@ GridLayout fitting_layout(const Chain& chain, const SolverOptions& options, std:
     }
 }
 
+namespace {
+
 /// With no contact carrying force at the grid's time: the earliest time from which none can.
 double settle_bound(const StaggeredGrid& grid) {
     std::vector<FreeRodMotion> rods;
@@ -102,7 +105,6 @@ Outcome snapshot(const StaggeredGrid& grid, bool settled, const std::vector<std:
         rod.vibration_energy = invariant_energy(el.impedance, alpha, beta, invariant_mean(alpha, beta, el.transit_time));
         report.rods.push_back(rod);
     }
-    report.accuracy = finite_difference_accuracy;
     const GridLayout& g = grid.layout();
     report.stats.events = grid.steps();
     report.stats.fronts = g.total_cells();
@@ -185,11 +187,9 @@ private:
 
 }  // namespace
 
-FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const SolverOptions& options,
-                                                 std::optional<FieldResolution> field) {
-    require_finite_difference_support(chain);
-    std::vector<std::string> warnings;
-    StaggeredGrid grid(chain, fitting_layout(chain, options, warnings));
+FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& options, const GridLayout& layout,
+                                       std::optional<FieldResolution> field, std::vector<std::string> warnings) {
+    StaggeredGrid grid(chain, layout);
     std::optional<FieldRecorder> recorder;
     if (field) recorder.emplace(grid, *field);
 
@@ -228,9 +228,12 @@ FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const Solve
     // With a horizon the outcome is evaluated there, settled or not (as the exact solver does).
     if (std::isfinite(horizon) || !outcome) outcome = snapshot(grid, outcome.has_value(), warnings);
 
-    FiniteDifferenceSolution s{std::move(*outcome), grid.layout(), grid.contact_events(), std::nullopt};
+    FiniteDifferenceSolution s{std::move(*outcome), grid.layout(), grid.contact_events(), grid.off_grid_closings(),
+                               std::nullopt};
     if (recorder) s.field = std::move(*recorder).finish();
     return s;
 }
+
+double work_done(const FiniteDifferenceSolution& s) { return static_cast<double>(s.outcome.stats.steps) * s.grid.step_cost(); }
 
 }  // namespace rodcollide

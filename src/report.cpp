@@ -32,6 +32,9 @@ nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) 
         stats["shortest_rod_cells"] = o.stats.shortest_rod_cells;
         stats["time_step"] = o.stats.time_step;
         stats["courant_min"] = o.stats.courant_min;
+        stats["estimate_cells"] = o.stats.estimate_cells;
+        stats["velocity_error_target"] = o.stats.velocity_error_target;
+        stats["velocity_error_target_met"] = o.stats.velocity_error_target_met;
     }
     json energy = {{"initial", o.energy.initial},
                    {"final_rigid", o.energy.final_rigid},
@@ -66,6 +69,9 @@ nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) 
             {"settled", o.settled},
             {"last_contact_time", o.last_contact_time},
             {"impact_equation_residual", o.impact_equation_residual()},
+            // null when no estimate could be made (+infinity)
+            {"velocity_error_bound", std::isfinite(o.velocity_error_bound) ? json(o.velocity_error_bound) : json()},
+            {"velocity_error_kind", o.method == Method::finite_difference ? "estimate" : "bound"},
             {"stats", stats},
             {"warnings", o.warnings}};
     for (auto& [key, value] : rest.items()) doc[key] = value;
@@ -130,6 +136,12 @@ std::string outcome_table(const std::string& title, const Outcome& o) {
     if (o.method == Method::finite_difference)
         fmt::format_to(out, "\nsolver: {} steps of {:.6g} on {} cells ({} in the shortest rod), Courant number >= {:.6g}",
                        o.stats.steps, o.stats.time_step, o.stats.cells, o.stats.shortest_rod_cells, o.stats.courant_min);
+    if (o.method == Method::finite_difference)
+        fmt::format_to(out, "\nerror estimate: final velocities within {:.3g} ({}; target {:.3g}: {})",
+                       o.velocity_error_bound,
+                       o.stats.estimate_cells ? fmt::format("against a run on {} cells", o.stats.estimate_cells)
+                                              : std::string("exact grid: Courant 1, every event on a grid time"),
+                       o.stats.velocity_error_target, o.stats.velocity_error_target_met ? "met" : "NOT met");
     else
         fmt::format_to(out, "\nsolver: {} events, {} fronts", o.stats.events, o.stats.fronts);
     if (o.stats.dropped_fronts) fmt::format_to(out, ", {} jumps below the drop tolerance", o.stats.dropped_fronts);

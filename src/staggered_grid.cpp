@@ -221,6 +221,7 @@ void StaggeredGrid::finish_step() {
         if (k < 0) continue;
         ContactRecord& contact = contacts_[static_cast<std::size_t>(k)];
         const double start = p.closing >= 0 ? t + p.closing : t;
+        if (p.closing > off_grid_tolerance * dt && p.closing < (1 - off_grid_tolerance) * dt) ++off_grid_closings_;
         contacts_.set_closed(static_cast<std::size_t>(k), p.in_contact, start);
         contact.set_gap(p.gap_after, t + dt);
         contact.add_step(force, t, dt, start);

@@ -242,6 +242,6 @@ TEST_CASE("compare: the consistency slack is the wave outcome's own accuracy", "
     solver.method = Method::finite_difference;
     solver.cells = 20;
     const Comparison fd = compare("grid", chain, solver, quick);
-    CHECK(fd.wave_tolerance == 1e-3);
+    CHECK(fd.wave_tolerance == 1e-10);  // identical rods at Courant 1: exact, so the estimate is rounding
     CHECK(fd.wave_tolerance == fd.wave.accuracy);
 }

@@ -350,3 +350,41 @@ TEST_CASE("the scheme's discrete energy is conserved exactly through a closed co
     for (std::size_t s = 2; s + 2 < opened_at; ++s) CHECK(energies[s] == Approx(energies[1]).epsilon(1e-14));
     for (std::size_t s = opened_at + 1; s < energies.size(); ++s) CHECK(energies[s] == Approx(energies.back()).epsilon(1e-14));
 }
+
+TEST_CASE("an exact grid reports rounding as its error estimate, without a second run", "[finite-difference][estimate]") {
+    // Identical touching rods at Courant 1: every event on a grid time, so the run is exact.
+    const Chain chain = identical_rods({2, 0, -1});
+    SolverOptions options;
+    options.method = Method::finite_difference;
+    const Outcome o = solve_finite_difference(chain, options).outcome;
+    CHECK(o.stats.estimate_cells == 0);
+    CHECK(o.velocity_error_bound == characteristics_rounding * chain.velocity_scale());
+    CHECK(o.stats.velocity_error_target_met);
+    const Outcome exact = solve_characteristics(chain, {}).outcome;
+    CHECK((o.final_velocities() - exact.final_velocities()).cwiseAbs().maxCoeff() <= o.velocity_error_bound);
+}
+
+TEST_CASE("a coarse grid's error estimate bounds its error and says when it misses the target", "[finite-difference][estimate]") {
+    // Two rods, L2/L1 = sqrt(2) (Courant < 1 in the long rod), a gap: 12 cells are far too few
+    // for 1e-3 of V, and the run must say so; its estimate must still cover its real error.
+    const Chain chain(std::vector<Rod>{make_rod(1.0, 1.0), make_rod(std::sqrt(2.0), 0.0, 0.05, 1.3)});
+    SolverOptions options;
+    options.method = Method::finite_difference;
+    options.cells = 12;
+    const Outcome o = solve_finite_difference(chain, options).outcome;
+    const Outcome exact = solve_characteristics(chain, {}).outcome;
+    const double error = (o.final_velocities() - exact.final_velocities()).cwiseAbs().maxCoeff();
+    INFO("error " << error << ", estimate " << o.velocity_error_bound);
+    CHECK(o.stats.estimate_cells == 8);
+    CHECK(error <= o.velocity_error_bound);
+    CHECK(o.accuracy == o.velocity_error_bound / chain.velocity_scale());
+    CHECK_FALSE(o.stats.velocity_error_target_met);
+    REQUIRE_FALSE(o.warnings.empty());
+    CHECK_THAT(o.warnings.back(), Catch::Contains("misses the target"));
+    // The default refines the same chain until its estimate meets 1e-3 of V, and is then within it.
+    options.cells = 0;
+    const Outcome fine = solve_finite_difference(chain, options).outcome;
+    CHECK(fine.stats.velocity_error_target_met);
+    CHECK(fine.velocity_error_bound <= finite_difference_accuracy * chain.velocity_scale());
+    CHECK((fine.final_velocities() - exact.final_velocities()).cwiseAbs().maxCoeff() <= fine.velocity_error_bound);
+}

@@ -37,8 +37,9 @@ public:
 
 // ---- Resolution and limits ----------------------------------------------------------------------
 
-/// Outcome::accuracy of the grid solver [-]: the error of the final velocities, relative to the
-/// velocity scale, that the default resolution keeps below on the measured sets (7.6e-4 above).
+/// The error the default run aims at [-]: it refines the grid until its estimated final-velocity
+/// error is below this fraction of the velocity scale, within the work limit, or says that it did
+/// not (a warning and stats.velocity_error_target_met = false). docs/finite_difference.md.
 inline constexpr double finite_difference_accuracy = 1e-3;
 
 /// Cells in the rod with the shortest transit time when SolverOptions::cells is 0. Chosen from
@@ -76,6 +77,10 @@ struct GridLayout {
 /// i gets floor(T_i / dt) cells (Courant <= 1). Throws InvalidResolution beyond
 /// largest_total_cells.
 GridLayout choose_grid(const Chain& chain, std::size_t cells);
+
+/// A gap closing this close to a grid time (fraction of dt) counts as on the grid: rounding of
+/// the gap arithmetic is far below it, and the impulse it would misplace is 1e-9 of one step's.
+inline constexpr double off_grid_tolerance = 1e-9;
 
 /// Per-rod work of one step, in cell-updates (measured: ~45 ns per rod and step against
 /// ~0.5 ns per cell-update, so chains of many short-celled rods are charged for it).
@@ -127,6 +132,9 @@ public:
     /// Gap, impulse, compression intervals and events of every contact, up to t^n.
     const ContactHistory& contacts() const { return contacts_; }
     const std::vector<ContactEvent>& contact_events() const { return contacts_.events(); }
+    /// Gap closings that fell inside a step rather than on a grid time (within off_grid_tolerance
+    /// x dt). With none, a grid at Courant 1 is the exact method of characteristics.
+    std::size_t off_grid_closings() const { return off_grid_closings_; }
 
 private:
     struct ElementCells;
@@ -146,6 +154,7 @@ private:
     std::vector<Prepared> prepared_;  // per junction
     bool is_prepared_ = false;
     std::size_t steps_ = 0;
+    std::size_t off_grid_closings_ = 0;
 };
 
 // ---- Solver -------------------------------------------------------------------------------------
@@ -163,6 +172,8 @@ struct FiniteDifferenceSolution {
     Outcome outcome;
     GridLayout grid;
     std::vector<ContactEvent> contact_events;
+    /// StaggeredGrid::off_grid_closings() of the run: 0 on an exact grid means an exact run.
+    std::size_t off_grid_closings = 0;
     /// Velocity and force over [0, end of the run], when asked for: every stride-th step (the
     /// stride doubles whenever the rows would exceed FieldResolution::times) at evenly spread
     /// cell centres; the force at a cell centre is the mean of its faces' forces half a step
@@ -170,12 +181,31 @@ struct FiniteDifferenceSolution {
     std::optional<FieldSamples> field;
 };
 
-/// Solves the collision on a grid: until no contact can provably happen again (the same rule as
-/// the exact solver, settling.hpp), or to options.end_time; at least until options.record_until.
+/// The grid a solve starts from: options.cells, refused (InvalidResolution) if over a limit; or
+/// the default grid, coarsened to fit the limits with a warning.
+GridLayout starting_grid(const Chain& chain, const SolverOptions& options, std::vector<std::string>& warnings);
+
+/// One run on `grid` with no error estimate (the building block of solve_finite_difference):
+/// Outcome::velocity_error_bound and accuracy are left for the caller. `warnings` go into the
+/// outcome. Throws SolverLimitExceeded when the run reaches largest_cell_updates.
+FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& options, const GridLayout& grid,
+                                       std::optional<FieldResolution> field, std::vector<std::string> warnings);
+
+/// Cell-updates a finished run took (steps x step cost).
+double work_done(const FiniteDifferenceSolution& s);
+
+/// Solves the collision on a grid, twice or more, and estimates its own error (finite_difference_error.cpp,
+/// docs/finite_difference.md): a second run on N' ~ N / sqrt(2) cells gives the estimate
+/// 3 max_i |u_i(N) - u_i(N')| / (N / N' - 1) (Roache's two-grid convergence index at order 1, at
+/// least rounding), reported as Outcome::velocity_error_bound and, over the velocity scale, as
+/// accuracy. With the default resolution the grid is refined by sqrt(2) while the estimate exceeds
+/// finite_difference_accuracy x the velocity scale and the next run fits the work limit. Each run
+/// goes until no contact can provably happen again (the same rule as the exact solver,
+/// settling.hpp), or to options.end_time; at least until options.record_until.
 /// Throws InvalidResolution when options.cells asks for more than largest_total_cells cells or
 /// the run would exceed largest_cell_updates (the default resolution is reduced to fit instead),
-/// std::invalid_argument for a bad FieldResolution, and SolverLimitExceeded when a run reaches
-/// largest_cell_updates without settling.
+/// std::invalid_argument for a bad FieldResolution, and SolverLimitExceeded when the first run
+/// reaches largest_cell_updates without settling.
 FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const SolverOptions& options,
                                                  std::optional<FieldResolution> field = std::nullopt);
 

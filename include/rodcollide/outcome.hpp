@@ -87,6 +87,12 @@ struct SolverStats {
     std::size_t shortest_rod_cells = 0;  ///< cells in the rod with the shortest transit time
     double time_step = 0;          ///< dt [s]
     double courant_min = 0;        ///< smallest c dt / h over the rods (1: exact)
+    /// Finite differences: cells in the shortest rod of the coarser run the error estimate
+    /// compares with, the error the run aimed at [m/s] (target x velocity scale) and whether the
+    /// estimate met it (docs/finite_difference.md).
+    std::size_t estimate_cells = 0;
+    double velocity_error_target = 0;
+    bool velocity_error_target_met = true;
 };
 
 struct Outcome {
@@ -103,9 +109,13 @@ struct Outcome {
     /// The solver's own estimate of its error: final velocities are within accuracy x the velocity
     /// scale (Chain::velocity_scale()) of the exact ones, and the outcome satisfies the impact
     /// equation and the consistency conditions to that relative slack [-]. Characteristics:
-    /// rounding, or 100 x drop_tolerance if larger; finite differences: the measured default
-    /// resolution's error (finite_difference.hpp).
+    /// rounding, or 100 x drop_tolerance if larger; finite differences: its error estimate
+    /// velocity_error_bound / velocity scale, at least characteristics_rounding.
     double accuracy = 0;
+    /// Error of the final velocities [m/s, absolute]: a bound for the characteristics solver, an
+    /// estimate from a coarser second run for finite differences (docs/finite_difference.md);
+    /// +infinity when no estimate could be made.
+    double velocity_error_bound = 0;
     SolverStats stats;
     std::vector<std::string> warnings;
 
