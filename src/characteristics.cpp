@@ -11,6 +11,7 @@
 #include "rodcollide/chain_end_state.hpp"
 #include "rodcollide/contact_record.hpp"
 #include "rodcollide/free_rod_motion.hpp"
+#include "rodcollide/free_flight.hpp"
 #include "rodcollide/interface.hpp"
 #include "rodcollide/invariant_energy.hpp"
 #include "rodcollide/outcome_builder.hpp"
@@ -67,6 +68,10 @@ public:
         state_.resize(junctions_.size());
         if (options.force_samples)
             for (std::size_t k = 0; k < contacts_.size(); ++k) contacts_[k].record_forces();
+        free_flight_ = options.skip_free_flight && !options.keep_history && elements_.size() == chain.size() &&
+                       std::ranges::all_of(junctions_, [](const Junction& q) {
+                           return q.kind == JunctionKind::free_end || q.kind == JunctionKind::contact;
+                       });
         for (std::size_t j = 0; j < junctions_.size(); ++j) {
             const Junction& q = junctions_[j];
             JunctionState& s = state_[j];
@@ -98,9 +103,10 @@ public:
             if (groups_ > options_.max_events)
                 throw SolverLimitExceeded(fmt::format(
                     "characteristics solver: reached max_events = {} event groups at t = {:g} "
-                    "without settling; raise [solver] max_events or set [solver] end_time",
-                    options_.max_events, t));
+                    "without settling; raise [solver] max_events (--max-events) or set [solver] "
+                    "end_time", options_.max_events, t));
             if (forced_contacts_ == 0) settling_.force_free([&] { return settle_bound(t); });
+            if (forced_contacts_ == 0 && free_flight_ && t >= next_free_flight_) skip_free_flight(t, horizon);
         }
         if (std::isfinite(horizon)) {
             outcome_ = snapshot(horizon, have_outcome);
@@ -308,6 +314,82 @@ private:
         if (t != inf) queue_.push({t, j, s.version});
     }
 
+    /// With no contact carrying force at t, every rod is free-free: advances them all to just before
+    /// the next possible closing (free_flight.hpp), or to the settling time or the horizon, by
+    /// rebuilding each rod's arrivals there from its periodic motion (docs/physics.md §6.6).
+    void skip_free_flight(double t, double horizon) {
+        double longest = 0;
+        for (const Element& e : elements_) longest = std::max(longest, 2 * e.transit_time);
+        next_free_flight_ = t + longest;  // a failed attempt is retried one period later
+        const double until = std::min(settling_.settle_time(), horizon);
+        double limit = until - t;
+        std::vector<ArrivalWindow> alpha, beta;
+        std::vector<PeriodicPath> right_end, left_end;
+        for (std::size_t e = 0; e < elements_.size(); ++e) {
+            alpha.push_back(field_.alpha_window(e, t));
+            beta.push_back(field_.beta_window(e, t));
+            right_end.emplace_back(alpha[e], beta[e], 2 * elements_[e].transit_time);
+            left_end.emplace_back(beta[e], alpha[e], 2 * elements_[e].transit_time);
+        }
+        const double margin = 4 * velocity_scale_ * group_tolerance(t);
+        for (std::size_t k = 0; k < contacts_.size() && limit > longest; ++k) {
+            const Junction& q = junctions_[contacts_.junction(k)];
+            const PeriodicPath& l = right_end[static_cast<std::size_t>(q.left)];
+            const PeriodicPath& r = left_end[static_cast<std::size_t>(q.right)];
+            if (contacts_[k].closed()) {
+                // Ends touching without force stay so, inert, while neither vibrates and their
+                // velocities agree within the opening tolerance (stays_touching(), §1.4).
+                if (!l.steady() || !r.steady() ||
+                    std::abs(free_separation_velocity(l.velocity(0), r.velocity(0))) > velocity_tolerance_)
+                    return;
+                continue;
+            }
+            limit = closing_lower_bound(contacts_[k].gap_at(t), l, r, limit, margin, 1 << 16);
+        }
+        if (!(limit > longest) || !std::isfinite(limit)) return;
+        const double to = std::min(t + limit, until), u = to - t;
+        for (std::size_t j = 0; j < junctions_.size(); ++j) account_energy(j, to);
+        for (std::size_t e = 0; e < elements_.size(); ++e)
+            restart_element(e, right_end[e].pieces(u, elements_[e].transit_time),
+                            left_end[e].pieces(u, elements_[e].transit_time), to);
+        for (std::size_t k = 0; k < contacts_.size(); ++k) {
+            const Junction& q = junctions_[contacts_.junction(k)];
+            const auto l = static_cast<std::size_t>(q.left), r = static_cast<std::size_t>(q.right);
+            ContactRecord& c = contacts_[k];
+            if (c.closed()) continue;
+            c.set_gap(std::max(0.0, c.gap_at(t) + left_end[r].position(u) - right_end[l].position(u)), to);
+            c.set_gap_rate(free_separation_velocity(right_end[l].velocity(u), left_end[r].velocity(u)));
+        }
+        for (std::size_t j = 0; j < junctions_.size(); ++j) reschedule(j);
+        ++free_flights_;
+        next_free_flight_ = to + longest;
+    }
+
+    /// Element e's arrivals from `to` on: `alpha` and `beta` over [to, to + T), as its free ends
+    /// have emitted them; each junction has read what arrived up to `to` and reflected it.
+    void restart_element(std::size_t e, const ArrivalWindow& alpha, const ArrivalWindow& beta, double to) {
+        JunctionState& left = state_[e];       // reads beta, emits alpha
+        JunctionState& right = state_[e + 1];  // reads alpha, emits beta
+        restart_history(field_.alpha_arrivals(e), right.cursor_alpha, alpha, to);
+        restart_history(field_.beta_arrivals(e), left.cursor_beta, beta, to);
+        const double T = elements_[e].transit_time;
+        // A jump arriving exactly at `to` was read there: its reflection arrives at the far end T later.
+        right.emitted_left = right.ideal_left = alpha.front().value;
+        if (beta.back().value != right.emitted_left) add_front(field_.beta_arrivals(e), to + T, right.emitted_left);
+        left.emitted_right = left.ideal_right = beta.front().value;
+        if (alpha.back().value != left.emitted_right) add_front(field_.alpha_arrivals(e), to + T, left.emitted_right);
+    }
+
+    void restart_history(StepFunction& history, std::size_t& cursor, const ArrivalWindow& pieces, double to) {
+        stored_fronts_ -= history.truncate(cursor + 1);
+        cursor = history.size();
+        double s = to;
+        for (const ArrivalPiece& p : pieces) {
+            add_front(history, s, p.value);
+            s += p.duration;
+        }
+    }
+
     /// With no contact carrying force at t, the earliest time from which no contact can happen.
     double settle_bound(double t) const {
         if (chain_ends_.load_acting(t)) return inf;
@@ -333,12 +415,16 @@ private:
         for (std::size_t j = 0; j < junctions_.size(); ++j) created += energy_created_since_accounted(j, t);
         report.energy_created = created;
         report.accuracy = characteristics_accuracy(options_);
+        // Free-flight skipping is exact; a dropped jump moves later contact events by amounts no
+        // bound is derived for here (docs/physics.md §5.1): +infinity, written as null.
+        report.velocity_error_bound = dropped_fronts_ == 0 ? 0.0 : inf;
         report.stats.events = groups_;
         report.stats.fronts = fronts_;
         report.stats.dropped_fronts = dropped_fronts_;
         report.left_end = chain_ends_.report(ChainSide::left, t);
         report.right_end = chain_ends_.report(ChainSide::right, t);
         report.force_samples = options_.force_samples;
+        report.stats.free_flights = free_flights_;
         return build_outcome(chain_, contacts_, std::move(report));
     }
 
@@ -361,6 +447,9 @@ private:
     SettlingWatch settling_;
     std::size_t forced_contacts_ = 0, groups_ = 0, fronts_ = 0, dropped_fronts_ = 0;
     std::size_t stored_fronts_ = 0;
+    bool free_flight_ = false;
+    double next_free_flight_ = 0;
+    std::size_t free_flights_ = 0;
 };
 
 }  // namespace

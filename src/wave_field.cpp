@@ -31,6 +31,14 @@ std::size_t StepFunction::discard_before(std::size_t k) {
     return n;
 }
 
+std::size_t StepFunction::truncate(std::size_t k) {
+    if (k >= size()) return 0;
+    const std::size_t n = size() - k;
+    times_.resize(k - first_);
+    values_.resize(k - first_);
+    return n;
+}
+
 std::size_t StepFunction::index_at(double s) const {
     auto it = std::upper_bound(times_.begin() + 1, times_.end(), s);
     return first_ + static_cast<std::size_t>(it - times_.begin()) - 1;

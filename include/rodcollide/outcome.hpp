@@ -81,6 +81,7 @@ struct SolverStats {
     std::size_t events = 0;        ///< event groups (characteristics) or time steps (grid)
     std::size_t fronts = 0;        ///< fronts created (characteristics) or cells (grid)
     std::size_t dropped_fronts = 0;///< jumps below the drop tolerance that were not emitted
+    std::size_t free_flights = 0;  ///< stretches of free flight skipped at once (free_flight.hpp)
     // Finite differences only (0 for characteristics):
     std::size_t steps = 0;         ///< time steps taken
     std::size_t cells = 0;         ///< cells in all rods
@@ -106,6 +107,9 @@ struct Outcome {
     /// rounding, or 100 x drop_tolerance if larger; finite differences: the measured default
     /// resolution's error (finite_difference.hpp).
     double accuracy = 0;
+    /// Bound on |final velocity - exact final velocity| for every rod [m/s], from what the solver
+    /// approximated (characteristics: dropped fronts, docs/physics.md §5.1; 0 when nothing was).
+    double velocity_error_bound = 0;
     SolverStats stats;
     std::vector<std::string> warnings;
 
