@@ -92,7 +92,7 @@ public:
             t_next = next_event_time();
             // Settled: no contact carries force and the bound holds before anything else happens.
             if (!have_outcome && settling_.settle_time() <= std::min(t_next, horizon)) {
-                outcome_ = snapshot(settling_.settle_time(), true);
+                outcome_ = snapshot(settling_.settle_time(), true, &free_rods_);
                 have_outcome = true;
             }
             if (t_next > horizon || t_next == inf) break;
@@ -105,7 +105,12 @@ public:
                     "characteristics solver: reached max_events = {} event groups at t = {:g} "
                     "without settling; raise [solver] max_events (--max-events) or set [solver] "
                     "end_time", options_.max_events, t));
-            if (forced_contacts_ == 0) settling_.force_free([&] { return settle_bound(t); });
+            if (forced_contacts_ == 0) settling_.force_free([&] {
+                // Free rods keep their momentum and energy: read them now, before times grow
+                // large against the transit times (their rounding is that of t, not of the settling time).
+                free_rods_ = rod_states(t);
+                return settle_bound(t);
+            });
             if (forced_contacts_ == 0 && free_flight_ && t >= next_free_flight_) skip_free_flight(t, horizon);
         }
         if (std::isfinite(horizon)) {
@@ -312,6 +317,17 @@ private:
         s.next_time = t;
         ++s.version;
         if (t != inf) queue_.push({t, j, s.version});
+        if (queue_.size() > 4 * junctions_.size() + 4096) compact_queue();
+    }
+
+    /// Drops the entries a later reschedule superseded, which would otherwise wait in the queue
+    /// until their time comes: bounded memory (a few entries per junction) on long runs.
+    void compact_queue() {
+        std::vector<QueueEntry> live;
+        live.reserve(junctions_.size());
+        for (std::size_t j = 0; j < junctions_.size(); ++j)
+            if (state_[j].next_time != inf) live.push_back({state_[j].next_time, j, state_[j].version});
+        queue_ = decltype(queue_)(std::greater<>(), std::move(live));
     }
 
     /// With no contact carrying force at t, every rod is free-free: advances them all to just before
@@ -399,18 +415,26 @@ private:
         return chain_release_time(t, rods, contacts_.gaps(t), chain_ends_.wall_gaps(contacts_, t), tolerances_);
     }
 
-    Outcome snapshot(double t, bool settled) const {
-        SolverReport report;
-        report.method = Method::characteristics;
-        report.end_time = t;
-        report.settled = settled;
+    std::vector<RodState> rod_states(double t) const {
+        std::vector<RodState> rods;
         for (std::size_t i = 0; i < chain_.size(); ++i) {
             RodState rod;
             rod.momentum = field_.momentum(i, t);
             const double rigid = rigid_energy(chain_[i].mass(), rod.momentum / chain_[i].mass());
             rod.vibration_energy = std::max(0.0, field_.energy(i, t) - rigid);
-            report.rods.push_back(rod);
+            rods.push_back(rod);
         }
+        return rods;
+    }
+
+    /// The outcome at t; `free_rods`, if given, are the rods' states read earlier in the same
+    /// force-free epoch (equal to those at t).
+    Outcome snapshot(double t, bool settled, const std::vector<RodState>* free_rods = nullptr) const {
+        SolverReport report;
+        report.method = Method::characteristics;
+        report.end_time = t;
+        report.settled = settled;
+        report.rods = free_rods ? *free_rods : rod_states(t);
         double created = energy_created_;
         for (std::size_t j = 0; j < junctions_.size(); ++j) created += energy_created_since_accounted(j, t);
         report.energy_created = created;
@@ -447,6 +471,7 @@ private:
     SettlingWatch settling_;
     std::size_t forced_contacts_ = 0, groups_ = 0, fronts_ = 0, dropped_fronts_ = 0;
     std::size_t stored_fronts_ = 0;
+    std::vector<RodState> free_rods_;  // at the start of the current force-free epoch
     bool free_flight_ = false;
     double next_free_flight_ = 0;
     std::size_t free_flights_ = 0;
