@@ -292,7 +292,7 @@ private:
         if (++stored_fronts_ > options_.max_fronts)
             throw SolverLimitExceeded(fmt::format(
                 "characteristics solver: reached max_fronts = {} stored fronts ({} MB) at t = {:g}; "
-                "raise [solver] max_fronts or [solver] drop_tolerance (now {:g}), or set [solver] "
+                "raise [solver] max_fronts (--max-fronts) or [solver] drop_tolerance (now {:g}), or set [solver] "
                 "end_time", options_.max_fronts, options_.max_fronts * 16 / 1000000, arrival,
                 options_.drop_tolerance));
         history.push(arrival, value);
