@@ -68,10 +68,12 @@ public:
         state_.resize(junctions_.size());
         if (options.force_samples)
             for (std::size_t k = 0; k < contacts_.size(); ++k) contacts_[k].record_forces();
-        free_flight_ = options.skip_free_flight && !options.keep_history && elements_.size() == chain.size() &&
-                       std::ranges::all_of(junctions_, [](const Junction& q) {
-                           return q.kind == JunctionKind::free_end || q.kind == JunctionKind::contact;
-                       });
+        // Rods of one element between free ends and unilateral contacts are free-free whenever no
+        // contact carries force (other kinds act on a rod without a contact force).
+        only_free_rods_ = elements_.size() == chain.size() && std::ranges::all_of(junctions_, [](const Junction& q) {
+                              return q.kind == JunctionKind::free_end || q.kind == JunctionKind::contact;
+                          });
+        free_flight_ = options.skip_free_flight && !options.keep_history && only_free_rods_;
         for (std::size_t j = 0; j < junctions_.size(); ++j) {
             const Junction& q = junctions_[j];
             JunctionState& s = state_[j];
@@ -92,7 +94,7 @@ public:
             t_next = next_event_time();
             // Settled: no contact carries force and the bound holds before anything else happens.
             if (!have_outcome && settling_.settle_time() <= std::min(t_next, horizon)) {
-                outcome_ = snapshot(settling_.settle_time(), true, &free_rods_);
+                outcome_ = snapshot(settling_.settle_time(), true, only_free_rods_ ? &free_rods_ : nullptr);
                 have_outcome = true;
             }
             if (t_next > horizon || t_next == inf) break;
@@ -108,7 +110,7 @@ public:
             if (forced_contacts_ == 0) settling_.force_free([&] {
                 // Free rods keep their momentum and energy: read them now, before times grow
                 // large against the transit times (their rounding is that of t, not of the settling time).
-                free_rods_ = rod_states(t);
+                if (only_free_rods_) free_rods_ = rod_states(t);
                 return settle_bound(t);
             });
             if (forced_contacts_ == 0 && free_flight_ && t >= next_free_flight_) skip_free_flight(t, horizon);
@@ -472,7 +474,7 @@ private:
     std::size_t forced_contacts_ = 0, groups_ = 0, fronts_ = 0, dropped_fronts_ = 0;
     std::size_t stored_fronts_ = 0;
     std::vector<RodState> free_rods_;  // at the start of the current force-free epoch
-    bool free_flight_ = false;
+    bool only_free_rods_ = false, free_flight_ = false;
     double next_free_flight_ = 0;
     std::size_t free_flights_ = 0;
 };
