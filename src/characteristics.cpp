@@ -11,6 +11,7 @@
 #include "rodcollide/chain_end_state.hpp"
 #include "rodcollide/contact_record.hpp"
 #include "rodcollide/free_rod_motion.hpp"
+#include "rodcollide/free_flight.hpp"
 #include "rodcollide/interface.hpp"
 #include "rodcollide/invariant_energy.hpp"
 #include "rodcollide/outcome_builder.hpp"
@@ -67,6 +68,12 @@ public:
         state_.resize(junctions_.size());
         if (options.force_samples)
             for (std::size_t k = 0; k < contacts_.size(); ++k) contacts_[k].record_forces();
+        // Rods of one element between free ends and unilateral contacts are free-free whenever no
+        // contact carries force (other kinds act on a rod without a contact force).
+        only_free_rods_ = elements_.size() == chain.size() && std::ranges::all_of(junctions_, [](const Junction& q) {
+                              return q.kind == JunctionKind::free_end || q.kind == JunctionKind::contact;
+                          });
+        free_flight_ = options.skip_free_flight && !options.keep_history && only_free_rods_;
         for (std::size_t j = 0; j < junctions_.size(); ++j) {
             const Junction& q = junctions_[j];
             JunctionState& s = state_[j];
@@ -88,7 +95,7 @@ public:
             // Settled: no contact carries force and the bound holds before anything else happens.
             if (!have_outcome && std::isfinite(settling_.settle_time()) &&
                 settling_.settle_time() <= std::min(t_next, horizon)) {
-                outcome_ = snapshot(settling_.settle_time(), true);
+                outcome_ = snapshot(settling_.settle_time(), true, only_free_rods_ ? &free_rods_ : nullptr);
                 have_outcome = true;
             }
             if (t_next > horizon || t_next == inf) break;
@@ -99,9 +106,15 @@ public:
             if (groups_ > options_.max_events)
                 throw SolverLimitExceeded(fmt::format(
                     "characteristics solver: reached max_events = {} event groups at t = {:g} "
-                    "without settling; raise [solver] max_events or set [solver] end_time",
-                    options_.max_events, t));
-            if (forced_contacts_ == 0) settling_.force_free([&] { return settle_bound(t); });
+                    "without settling; raise [solver] max_events (--max-events) or set [solver] "
+                    "end_time", options_.max_events, t));
+            if (forced_contacts_ == 0) settling_.force_free([&] {
+                // Free rods keep their momentum and energy: read them now, before times grow
+                // large against the transit times (their rounding is that of t, not of the settling time).
+                if (only_free_rods_) free_rods_ = rod_states(t);
+                return settle_bound(t);
+            });
+            if (forced_contacts_ == 0 && free_flight_ && t >= next_free_flight_) skip_free_flight(t, horizon);
         }
         if (std::isfinite(horizon)) {
             outcome_ = snapshot(horizon, have_outcome);
@@ -282,7 +295,7 @@ private:
         if (++stored_fronts_ > options_.max_fronts)
             throw SolverLimitExceeded(fmt::format(
                 "characteristics solver: reached max_fronts = {} stored fronts ({} MB) at t = {:g}; "
-                "raise [solver] max_fronts or [solver] drop_tolerance (now {:g}), or set [solver] "
+                "raise [solver] max_fronts (--max-fronts) or [solver] drop_tolerance (now {:g}), or set [solver] "
                 "end_time", options_.max_fronts, options_.max_fronts * 16 / 1000000, arrival,
                 options_.drop_tolerance));
         history.push(arrival, value);
@@ -307,6 +320,93 @@ private:
         s.next_time = t;
         ++s.version;
         if (t != inf) queue_.push({t, j, s.version});
+        if (queue_.size() > 4 * junctions_.size() + 4096) compact_queue();
+    }
+
+    /// Drops the entries a later reschedule superseded, which would otherwise wait in the queue
+    /// until their time comes: bounded memory (a few entries per junction) on long runs.
+    void compact_queue() {
+        std::vector<QueueEntry> live;
+        live.reserve(junctions_.size());
+        for (std::size_t j = 0; j < junctions_.size(); ++j)
+            if (state_[j].next_time != inf) live.push_back({state_[j].next_time, j, state_[j].version});
+        queue_ = decltype(queue_)(std::greater<>(), std::move(live));
+    }
+
+    /// With no contact carrying force at t, every rod is free-free: advances them all to just before
+    /// the next possible closing (free_flight.hpp), or to the settling time or the horizon, by
+    /// rebuilding each rod's arrivals there from its periodic motion (docs/physics.md §6.6).
+    void skip_free_flight(double t, double horizon) {
+        double longest = 0;
+        for (const Element& e : elements_) longest = std::max(longest, 2 * e.transit_time);
+        next_free_flight_ = t + longest;  // a failed attempt is retried one period later
+        const double until = std::min(settling_.settle_time(), horizon);
+        double limit = until - t;
+        std::vector<ArrivalWindow> alpha, beta;
+        std::vector<PeriodicPath> right_end, left_end;
+        for (std::size_t e = 0; e < elements_.size(); ++e) {
+            alpha.push_back(field_.alpha_window(e, t));
+            beta.push_back(field_.beta_window(e, t));
+            right_end.emplace_back(alpha[e], beta[e], 2 * elements_[e].transit_time);
+            left_end.emplace_back(beta[e], alpha[e], 2 * elements_[e].transit_time);
+        }
+        const double margin = 4 * velocity_scale_ * group_tolerance(t);
+        for (std::size_t k = 0; k < contacts_.size() && limit > longest; ++k) {
+            const Junction& q = junctions_[contacts_.junction(k)];
+            const PeriodicPath& l = right_end[static_cast<std::size_t>(q.left)];
+            const PeriodicPath& r = left_end[static_cast<std::size_t>(q.right)];
+            if (contacts_[k].closed()) {
+                // Ends touching without force stay so, inert, while neither vibrates and their
+                // velocities agree within the opening tolerance (stays_touching(), §1.4).
+                if (!l.steady() || !r.steady() ||
+                    std::abs(free_separation_velocity(l.velocity(0), r.velocity(0))) > velocity_tolerance_)
+                    return;
+                continue;
+            }
+            limit = closing_lower_bound(contacts_[k].gap_at(t), l, r, limit, margin, 1 << 16);
+        }
+        if (!(limit > longest) || !std::isfinite(limit)) return;
+        const double to = std::min(t + limit, until), u = to - t;
+        for (std::size_t j = 0; j < junctions_.size(); ++j) account_energy(j, to);
+        for (std::size_t e = 0; e < elements_.size(); ++e)
+            restart_element(e, right_end[e].pieces(u, elements_[e].transit_time),
+                            left_end[e].pieces(u, elements_[e].transit_time), to);
+        for (std::size_t k = 0; k < contacts_.size(); ++k) {
+            const Junction& q = junctions_[contacts_.junction(k)];
+            const auto l = static_cast<std::size_t>(q.left), r = static_cast<std::size_t>(q.right);
+            ContactRecord& c = contacts_[k];
+            if (c.closed()) continue;
+            c.set_gap(std::max(0.0, c.gap_at(t) + left_end[r].position(u) - right_end[l].position(u)), to);
+            c.set_gap_rate(free_separation_velocity(right_end[l].velocity(u), left_end[r].velocity(u)));
+        }
+        for (std::size_t j = 0; j < junctions_.size(); ++j) reschedule(j);
+        ++free_flights_;
+        next_free_flight_ = to + longest;
+    }
+
+    /// Element e's arrivals from `to` on: `alpha` and `beta` over [to, to + T), as its free ends
+    /// have emitted them; each junction has read what arrived up to `to` and reflected it.
+    void restart_element(std::size_t e, const ArrivalWindow& alpha, const ArrivalWindow& beta, double to) {
+        JunctionState& left = state_[e];       // reads beta, emits alpha
+        JunctionState& right = state_[e + 1];  // reads alpha, emits beta
+        restart_history(field_.alpha_arrivals(e), right.cursor_alpha, alpha, to);
+        restart_history(field_.beta_arrivals(e), left.cursor_beta, beta, to);
+        const double T = elements_[e].transit_time;
+        // A jump arriving exactly at `to` was read there: its reflection arrives at the far end T later.
+        right.emitted_left = right.ideal_left = alpha.front().value;
+        if (beta.back().value != right.emitted_left) add_front(field_.beta_arrivals(e), to + T, right.emitted_left);
+        left.emitted_right = left.ideal_right = beta.front().value;
+        if (alpha.back().value != left.emitted_right) add_front(field_.alpha_arrivals(e), to + T, left.emitted_right);
+    }
+
+    void restart_history(StepFunction& history, std::size_t& cursor, const ArrivalWindow& pieces, double to) {
+        stored_fronts_ -= history.truncate(cursor + 1);
+        cursor = history.size();
+        double s = to;
+        for (const ArrivalPiece& p : pieces) {
+            add_front(history, s, p.value);
+            s += p.duration;
+        }
     }
 
     /// With no contact carrying force at t, the earliest time from which no contact can happen.
@@ -318,28 +418,40 @@ private:
         return chain_release_time(t, rods, contacts_.gaps(t), chain_ends_.wall_gaps(contacts_, t), tolerances_);
     }
 
-    Outcome snapshot(double t, bool settled) const {
-        SolverReport report;
-        report.method = Method::characteristics;
-        report.end_time = t;
-        report.settled = settled;
+    std::vector<RodState> rod_states(double t) const {
+        std::vector<RodState> rods;
         for (std::size_t i = 0; i < chain_.size(); ++i) {
             RodState rod;
             rod.momentum = field_.momentum(i, t);
             const double rigid = rigid_energy(chain_[i].mass(), rod.momentum / chain_[i].mass());
             rod.vibration_energy = std::max(0.0, field_.energy(i, t) - rigid);
-            report.rods.push_back(rod);
+            rods.push_back(rod);
         }
+        return rods;
+    }
+
+    /// The outcome at t; `free_rods`, if given, are the rods' states read earlier in the same
+    /// force-free epoch (equal to those at t).
+    Outcome snapshot(double t, bool settled, const std::vector<RodState>* free_rods = nullptr) const {
+        SolverReport report;
+        report.method = Method::characteristics;
+        report.end_time = t;
+        report.settled = settled;
+        report.rods = free_rods ? *free_rods : rod_states(t);
         double created = energy_created_;
         for (std::size_t j = 0; j < junctions_.size(); ++j) created += energy_created_since_accounted(j, t);
         report.energy_created = created;
         report.accuracy = characteristics_accuracy(options_);
+        // Free-flight skipping is exact; a dropped jump moves later contact events by amounts no
+        // bound is derived for here (docs/physics.md §5.1): +infinity, written as null.
+        report.velocity_error_bound = dropped_fronts_ == 0 ? 0.0 : inf;
         report.stats.events = groups_;
         report.stats.fronts = fronts_;
         report.stats.dropped_fronts = dropped_fronts_;
         report.left_end = chain_ends_.report(ChainSide::left, t);
         report.right_end = chain_ends_.report(ChainSide::right, t);
         report.force_samples = options_.force_samples;
+        report.stats.free_flights = free_flights_;
         return build_outcome(chain_, contacts_, std::move(report));
     }
 
@@ -362,6 +474,10 @@ private:
     SettlingWatch settling_;
     std::size_t forced_contacts_ = 0, groups_ = 0, fronts_ = 0, dropped_fronts_ = 0;
     std::size_t stored_fronts_ = 0;
+    std::vector<RodState> free_rods_;  // at the start of the current force-free epoch
+    bool only_free_rods_ = false, free_flight_ = false;
+    double next_free_flight_ = 0;
+    std::size_t free_flights_ = 0;
 };
 
 }  // namespace

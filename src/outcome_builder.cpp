@@ -63,6 +63,7 @@ Outcome build_outcome(const Chain& chain, const ContactHistory& contacts, Solver
         o.contacts.push_back(std::move(c));
     }
     o.accuracy = report.accuracy;
+    o.velocity_error_bound = report.velocity_error_bound;
     o.stats = report.stats;
     o.warnings = std::move(report.warnings);
     if (!o.settled)

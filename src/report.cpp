@@ -25,7 +25,8 @@ nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) 
         if (!c.force_history.time.empty())
             contacts.back()["force_history"] = {{"time", c.force_history.time}, {"force", c.force_history.force}};
     }
-    json stats = {{"events", o.stats.events}, {"fronts", o.stats.fronts}, {"dropped_fronts", o.stats.dropped_fronts}};
+    json stats = {{"events", o.stats.events}, {"fronts", o.stats.fronts}, {"dropped_fronts", o.stats.dropped_fronts},
+                  {"free_flights", o.stats.free_flights}};
     if (o.method == Method::finite_difference) {
         stats["steps"] = o.stats.steps;
         stats["cells"] = o.stats.cells;

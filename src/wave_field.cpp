@@ -28,6 +28,20 @@ std::size_t StepFunction::discard_before(std::size_t k) {
     values_.erase(values_.begin(), values_.begin() + static_cast<std::ptrdiff_t>(n));
     times_.front() = -std::numeric_limits<double>::infinity();
     first_ = k;
+    if (times_.capacity() > 4 * times_.size() + 64) {
+        // A history that once held many fronts gives the memory back: the cap on stored fronts
+        // (max_fronts) then bounds memory too, not only the fronts in flight.
+        times_.shrink_to_fit();
+        values_.shrink_to_fit();
+    }
+    return n;
+}
+
+std::size_t StepFunction::truncate(std::size_t k) {
+    if (k >= size()) return 0;
+    const std::size_t n = size() - k;
+    times_.resize(k - first_);
+    values_.resize(k - first_);
     return n;
 }
 

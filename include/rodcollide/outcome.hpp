@@ -81,6 +81,7 @@ struct SolverStats {
     std::size_t events = 0;        ///< event groups (characteristics) or time steps (grid)
     std::size_t fronts = 0;        ///< fronts created (characteristics) or cells (grid)
     std::size_t dropped_fronts = 0;///< jumps below the drop tolerance that were not emitted
+    std::size_t free_flights = 0;  ///< stretches of free flight skipped at once (free_flight.hpp)
     // Finite differences only (0 for characteristics):
     std::size_t steps = 0;         ///< time steps taken
     std::size_t cells = 0;         ///< cells in all rods
@@ -112,9 +113,10 @@ struct Outcome {
     /// rounding, or 100 x drop_tolerance if larger; finite differences: its error estimate
     /// velocity_error_bound / velocity scale, at least characteristics_rounding.
     double accuracy = 0;
-    /// Error of the final velocities [m/s, absolute]: a bound for the characteristics solver, an
-    /// estimate from a coarser second run for finite differences (docs/finite_difference.md);
-    /// +infinity when no estimate could be made.
+    /// Error of the final velocities [m/s, absolute, every rod]: for the characteristics solver a
+    /// bound from what it approximated (dropped fronts, docs/physics.md §5.1; 0 when nothing was),
+    /// for finite differences an estimate from a coarser second run (docs/finite_difference.md);
+    /// +infinity when no bound or estimate could be made.
     double velocity_error_bound = 0;
     SolverStats stats;
     std::vector<std::string> warnings;

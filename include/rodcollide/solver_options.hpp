@@ -46,13 +46,19 @@ struct SolverOptions {
     /// new front; the energy this changes is accounted for and reported (Outcome::energy.dropped).
     /// At most largest_drop_tolerance.
     double drop_tolerance = 1e-12;
-    /// Characteristics: cap on processed event groups (bounded work).
-    std::size_t max_events = 10'000'000;
-    /// Characteristics: cap on stored fronts (bounded memory, 16 bytes each).
-    std::size_t max_fronts = 20'000'000;
+    /// Characteristics: cap on processed event groups (bounded work): about a minute of one core
+    /// at 100-200 ns per group (README, "Scaling").
+    std::size_t max_events = 300'000'000;
+    /// Characteristics: cap on stored fronts (bounded memory: 16 bytes each, about 110 bytes of
+    /// resident memory each at the cap as measured, so the default stays under 1 GB).
+    std::size_t max_fronts = 8'000'000;
     /// Keep the whole field history (needed for diagrams and field queries in the past). Without
     /// it only the fronts in flight are stored, so long runs need memory for those only.
     bool keep_history = true;
+    /// Characteristics, without keep_history: while no contact carries force, advance the free
+    /// rods to just before the next possible closing at once instead of reflection by reflection
+    /// (free_flight.hpp). The outcome is the same to rounding; false is for comparing the two.
+    bool skip_free_flight = true;
     /// Called now and then on long runs with the current time [s] and the work done so far
     /// (events or steps); the CLI turns it into a progress line on stderr.
     std::function<void(double, std::size_t)> progress;

@@ -34,6 +34,8 @@ public:
     /// only the outcome is wanted, to keep memory proportional to the fronts in flight.
     /// Returns how many pieces were dropped.
     std::size_t discard_before(std::size_t k);
+    /// Forgets pieces from index k on (k > first()); returns how many were dropped.
+    std::size_t truncate(std::size_t k);
     /// Index of the piece containing s (a jump at s belongs to the piece it starts).
     std::size_t index_at(double s) const;
     double at(double s) const { return value(index_at(s)); }
