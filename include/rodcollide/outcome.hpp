@@ -75,6 +75,11 @@ struct EnergyBalance {
     double dropped = 0;
     double radiated = 0;  ///< energy that left through anechoic ends [J]
     double input = 0;     ///< work done on the chain by loads [J]
+
+    /// The balance supplied = accounted, checked on every outcome (outcome_check.hpp). Each energy
+    /// term belongs to exactly one side here, and a new one is added in this one place.
+    double supplied() const { return initial + input; }                                     ///< [J]
+    double accounted() const { return final_rigid + final_vibration + dropped + radiated; }  ///< [J]
 };
 
 struct SolverStats {
@@ -104,7 +109,8 @@ struct Outcome {
     /// scale (Chain::velocity_scale()) of the exact ones, and the outcome satisfies the impact
     /// equation and the consistency conditions to that relative slack [-]. Characteristics:
     /// rounding, or 100 x drop_tolerance if larger; finite differences: the measured default
-    /// resolution's error (finite_difference.hpp).
+    /// resolution's error (finite_difference.hpp). Energies, quadratic in velocities, are held to
+    /// accuracy x (2 + accuracy) by the outcome self-check.
     double accuracy = 0;
     SolverStats stats;
     std::vector<std::string> warnings;
