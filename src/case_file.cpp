@@ -109,7 +109,16 @@ public:
     explicit CaseReader(std::string file) : Reader(std::move(file)) {}
 
     Case read(const std::string& text) const {
-        const toml::value root = parse(text);
+        const toml::value root = parse(text, [&](const toml_input::Shape& shape) {
+            // Counted before the parser builds the tables, so a huge file fails fast.
+            if (const auto* rods = shape.headers("rod")) {
+                try {
+                    check_rod_count(std::max<std::size_t>(rods->count, 2));
+                } catch (const InvalidModel& e) {
+                    fail(rods->first_line, "rod", e.message());
+                }
+            }
+        });
         const toml::table& top = table(root, "");
         reject_unknown_keys(top, top_level_keys, "", unknown_key_hint(top_level_keys, true));
 

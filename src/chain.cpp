@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace rodcollide {
 
@@ -37,10 +38,31 @@ void check_rod_count(std::size_t rods, bool single_allowed) {
         throw InvalidModel({}, {}, fmt::format("at most {} rods are supported, got {}", max_rods, rods));
 }
 
+namespace {
+
+constexpr const char* magnitude_range = "[1e-100, 1e100]";  // smallest_magnitude, largest_magnitude
+static_assert(smallest_magnitude == 1e-100 && largest_magnitude == 1e100);
+
+/// "must be in [1e-100, 1e100] (...), got 1e-320" for a magnitude the solvers cannot resolve;
+/// zero is allowed where `zero_ok`.
+input::Problem representable(double value, bool zero_ok) {
+    const double a = std::abs(value);
+    if ((zero_ok && a == 0) || (a >= smallest_magnitude && a <= largest_magnitude)) return std::nullopt;
+    if (zero_ok && a < smallest_magnitude)
+        return fmt::format("must be 0 or of magnitude in {} (the dynamic range the solvers resolve), got {:g}",
+                           magnitude_range, value);
+    return fmt::format("must be of magnitude in {} (the dynamic range the solvers resolve), got {:g}", magnitude_range,
+                       value);
+}
+
+}  // namespace
+
 void check_rod_quantity(std::optional<std::size_t> rod, std::string_view quantity, double value) {
-    const input::Problem problem = quantity == "velocity" ? input::finite(value)
-                                   : quantity == "gap"    ? input::non_negative(value)
-                                                          : input::positive(value);
+    const bool zero_ok = quantity == "velocity" || quantity == "gap";
+    input::Problem problem = quantity == "velocity" ? input::finite(value)
+                             : quantity == "gap"    ? input::non_negative(value)
+                                                    : input::positive(value);
+    if (!problem) problem = representable(value, zero_ok);
     if (problem) throw InvalidModel(rod, std::string(quantity), *problem);
 }
 
@@ -93,6 +115,60 @@ void adopt_segments(std::size_t i, Rod& r) {
     r.youngs_modulus = r.segments.front().youngs_modulus;
 }
 
+/// Derived quantities within the dynamic range, named with the keys they come from.
+void check_derived(std::size_t i, const Rod& r) {
+    const std::pair<double, const char*> derived[] = {
+        {r.wave_speed(), "wave speed c = sqrt(youngs_modulus / density)"},
+        {r.mass(), "mass m = density area length"},
+        {r.impedance(), "impedance Z = area sqrt(youngs_modulus density)"},
+        {r.transit_time(), "transit time L/c = length / sqrt(youngs_modulus / density)"},
+        {r.axial_stiffness(), "stiffness E A = youngs_modulus area"},
+    };
+    for (const auto& [q, name] : derived)
+        if (const input::Problem p = representable(q, false)) throw InvalidModel(i, {}, fmt::format("{} {}", name, *p));
+    const double energy = 0.5 * r.mass() * r.velocity * r.velocity;
+    if (!(energy <= largest_magnitude))
+        throw InvalidModel(i, "velocity",
+                           fmt::format("kinetic energy m v^2/2 = {:g} exceeds 1e100 (the dynamic range the solvers resolve)",
+                                       energy));
+}
+
+/// The scales of the whole chain within largest_scale_ratio of each other (see chain.hpp).
+void check_scale_ratios(const std::vector<Rod>& rods) {
+    const auto by_transit = [](const Rod& a, const Rod& b) { return a.transit_time() < b.transit_time(); };
+    const auto [shortest, longest] = std::minmax_element(rods.begin(), rods.end(), by_transit);
+    const double tau = shortest->transit_time();
+    if (longest->transit_time() > largest_scale_ratio * tau)
+        throw InvalidModel(static_cast<std::size_t>(longest - rods.begin()), {},
+                           fmt::format("transit time L/c = {:g} is more than {:g} times that of rod[{}] ({:g}); "
+                                       "double precision cannot resolve both (length, density, youngs_modulus)",
+                                       longest->transit_time(), largest_scale_ratio, shortest - rods.begin(), tau));
+    const auto [slowest, fastest] = std::minmax_element(
+        rods.begin(), rods.end(), [](const Rod& a, const Rod& b) { return a.velocity < b.velocity; });
+    const double scale = fastest->velocity - slowest->velocity;
+    if (scale == 0) return;  // everything moves together: no contact can close or open
+    const auto widest = std::max_element(rods.begin(), rods.end(), [](const Rod& a, const Rod& b) {
+        return std::abs(a.velocity) < std::abs(b.velocity);
+    });
+    if (std::abs(widest->velocity) > largest_scale_ratio * scale)
+        throw InvalidModel(static_cast<std::size_t>(widest - rods.begin()), "velocity",
+                           fmt::format("|velocity| {:g} is more than {:g} times the largest velocity difference "
+                                       "{:g}; double precision cannot resolve the difference (subtract a common "
+                                       "velocity from every rod)",
+                                       std::abs(widest->velocity), largest_scale_ratio, scale));
+    double gaps = 0;
+    for (const Rod& r : rods) gaps += r.gap;
+    if (gaps / scale > largest_scale_ratio * tau) {
+        const auto largest_gap =
+            std::max_element(rods.begin(), rods.end(), [](const Rod& a, const Rod& b) { return a.gap < b.gap; });
+        throw InvalidModel(static_cast<std::size_t>(largest_gap - rods.begin()), "gap",
+                           fmt::format("the gaps (sum {:g}) take {:g} to close at the largest velocity difference "
+                                       "{:g}, more than {:g} times the shortest transit time L/c = {:g} (rod[{}]); "
+                                       "double precision cannot resolve both",
+                                       gaps, gaps / scale, scale, largest_scale_ratio, tau, shortest - rods.begin()));
+    }
+}
+
 }  // namespace
 
 Chain::Chain(std::vector<Rod> rods, ChainEnds ends) : rods_(std::move(rods)), ends_(std::move(ends)) {
@@ -110,16 +186,10 @@ Chain::Chain(std::vector<Rod> rods, ChainEnds ends) : rods_(std::move(rods)), en
         if (i == 0 && r.gap != 0)
             throw InvalidModel(0, "gap", "the first rod has no left neighbour, so no gap");
         // Derived quantities must be representable too (e.g. E/rho overflowing to inf).
-        for (double q : {r.wave_speed(), r.mass(), r.impedance(), r.transit_time()})
-            if (!std::isfinite(q) || q <= 0)
-                throw InvalidModel(i, {}, "derived quantities (c, m, Z, L/c) overflow or underflow");
-        for (const Segment& g : r.segments) {
-            const Rod piece{g.length, g.area, g.density, g.youngs_modulus, 0, 0, {}};
-            for (double q : {piece.wave_speed(), piece.mass(), piece.impedance(), piece.transit_time()})
-                if (!std::isfinite(q) || q <= 0)
-                    throw InvalidModel(i, {}, "derived quantities (c, m, Z, L/c) overflow or underflow");
-        }
+        check_derived(i, r);
+        for (const Segment& g : r.segments) check_derived(i, Rod{g.length, g.area, g.density, g.youngs_modulus, 0, 0, {}});
     }
+    check_scale_ratios(rods_);
     offsets_.resize(rods_.size());
     double x = 0;
     for (std::size_t i = 0; i < rods_.size(); ++i) {

@@ -1,6 +1,8 @@
 // Outcome assembly shared by both solvers (outcome_builder.hpp; docs/physics.md §2).
 #include "rodcollide/outcome_builder.hpp"
 
+#include "rodcollide/outcome_check.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -70,6 +72,7 @@ Outcome build_outcome(const Chain& chain, const ContactHistory& contacts, Solver
         o.warnings.push_back(fmt::format(
             "not settled at t = {:g}: contacts may still happen; final velocities are the momenta / masses "
             "at that time", o.end_time));
+    check_outcome(o);  // the last line of defence: never a wrong outcome, whoever asked for it
     return o;
 }
 

@@ -247,7 +247,7 @@ ArrivalWindow StaggeredGrid::beta_emitted(std::size_t e) const { return cells_[e
 
 FreeRodMotion StaggeredGrid::free_motion(std::size_t rod) const {
     const std::size_t e = sole_element(chain_, rod);
-    return {momentum(e) / chain_[rod].mass(), alpha_emitted(e), beta_emitted(e)};
+    return {momentum(e) / chain_[rod].mass(), alpha_emitted(e), beta_emitted(e), std::nullopt, 0};
 }
 
 }  // namespace rodcollide

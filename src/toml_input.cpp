@@ -17,13 +17,18 @@
 #include <sstream>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace rodcollide::toml_input {
 
 namespace fs = std::filesystem;
 
-/// Largest file read (a 100,000-rod case with every key spelled out is ~15 MB); this also bounds
-/// what a path like /dev/zero can make us read.
-constexpr std::size_t max_file_bytes = std::size_t{256} << 20;
+/// Largest file read: toml11 3.7 parses 0.4 to 1.5 MB per second depending on the shape (measured,
+/// docs/case_file.md "Limits"), so this keeps parsing near a second; a 100,000-rod case fits when
+/// the rods share their values in [defaults] (8 bytes per "[[rod]]" line).
+constexpr std::size_t max_file_bytes = std::size_t{1} << 20;
 
 std::string read_text_file(const fs::path& path, std::string_view kind) {
     auto fail = [](const std::string& message) { throw FileError(message); };
@@ -35,20 +40,33 @@ std::string read_text_file(const fs::path& path, std::string_view kind) {
     if (status.type() == fs::file_type::directory) fail(fmt::format("is a directory, not {}", kind));
     if (ec) fail(fmt::format("cannot open: {}", ec.message()));
 
-    // Pipes and devices are fine (`rodcollide run <(make_case)`), so the file is read to its end
-    // rather than sized first.
-    errno = 0;
-    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                               &std::fclose);
-    if (!file) fail(fmt::format("cannot open: {}", std::strerror(errno)));
+    // Non-blocking, so that opening a FIFO nobody writes to returns at once; only regular files and
+    // pipes (`rodcollide run <(make_case)`) are read: a device may never end (/dev/zero) or block
+    // (a terminal).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) fail(fmt::format("cannot open: {}", std::strerror(errno)));
+    const std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) { ::close(*f); delete f; });
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) fail(fmt::format("cannot open: {}", std::strerror(errno)));
+    const bool pipe = S_ISFIFO(st.st_mode);
+    if (!S_ISREG(st.st_mode) && !pipe)
+        fail(fmt::format("not a regular file or a pipe (a device or socket); not {}", kind));
+    if (!pipe && static_cast<std::uintmax_t>(st.st_size) > max_file_bytes)
+        fail(fmt::format("larger than {} MiB; not {}", max_file_bytes >> 20, kind));
+    // A pipe with a writer is waited on like a file; with none, reading ends at once.
+    if (pipe && ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+        fail(fmt::format("cannot read: {}", std::strerror(errno)));
     std::string text;
     char buffer[1 << 16];
-    while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get())) {
-        text.append(buffer, n);
-        if (text.size() > max_file_bytes)
-            fail(fmt::format("larger than {} MiB; not {}", max_file_bytes >> 20, kind));
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) fail(fmt::format("cannot read: {}", std::strerror(errno)));
+        if (n == 0) break;
+        text.append(buffer, static_cast<std::size_t>(n));
+        if (text.size() > max_file_bytes) fail(fmt::format("larger than {} MiB; not {}", max_file_bytes >> 20, kind));
     }
-    if (std::ferror(file.get())) fail(fmt::format("cannot read: {}", std::strerror(errno)));
+    if (pipe && text.empty()) fail("nothing to read: a pipe or FIFO with no writer, or an empty one");
     return text;
 }
 
@@ -144,6 +162,11 @@ const toml::value* find(const toml::table& t, std::string_view key) {
 
 std::size_t line_of(const toml::value& v) { return v.location().line(); }
 
+std::size_t source_offset(const toml::value& v) {
+    const auto* r = dynamic_cast<const toml::detail::region*>(toml::detail::get_region(v));
+    return r ? static_cast<std::size_t>(r->first() - r->begin()) : std::numeric_limits<std::size_t>::max();
+}
+
 std::string describe(const toml::value& v) {
     switch (v.type()) {
         case toml::value_t::boolean: return fmt::format("a boolean ({})", v.as_boolean());
@@ -170,9 +193,10 @@ std::optional<std::string> unrepresentable_literal(const toml::value& v) {
             : v.as_integer() == std::numeric_limits<std::int64_t>::max() ||
                   v.as_integer() == std::numeric_limits<std::int64_t>::min();
     if (!suspect) return std::nullopt;
-    const toml::source_location loc = v.location();
-    if (loc.column() == 0 || loc.column() - 1 >= loc.line_str().size()) return std::nullopt;
-    std::string literal = loc.line_str().substr(loc.column() - 1, loc.region());
+    // The value's own text: its source_location would count lines from the file's start.
+    const toml::detail::region_base* region = toml::detail::get_region(v);
+    if (!region || !region->is_ok()) return std::nullopt;
+    std::string literal = region->str();
     std::erase(literal, '_');
     if (v.is_integer() && literal.find_first_of("xob") != std::string::npos) return std::nullopt;
     errno = 0;
@@ -207,19 +231,16 @@ std::string_view similar_key(std::string_view key, std::span<const std::string_v
 const toml::table::value_type* first_unknown_key(const toml::table& t,
                                                  std::span<const std::string_view> known) {
     const toml::table::value_type* first = nullptr;
-    auto position = [](const toml::value& v) {
-        const toml::source_location l = v.location();
-        return std::pair(l.line(), l.column());
-    };
     for (const auto& kv : t)
         if (std::find(known.begin(), known.end(), kv.first) == known.end() &&
-            (!first || position(kv.second) < position(first->second)))
+            (!first || source_offset(kv.second) < source_offset(first->second)))
             first = &kv;
     return first;
 }
 
 std::string shown_key(const std::string& key) {
-    std::string name = toml::format_key(key);
+    // Cut before formatting: formatting (quoting, escapes) costs more than linear time on huge keys.
+    std::string name = toml::format_key(key.substr(0, longest_shown_key + 1));
     if (name.size() > longest_shown_key) name = name.substr(0, longest_shown_key - 3) + "...";
     return name;
 }
@@ -239,7 +260,13 @@ void Reader::fail(const toml::value& at, const std::string& key, const std::stri
     fail(line_of(at), key, message);
 }
 
-toml::value Reader::parse(const std::string& text) const {
+toml::value Reader::parse(const std::string& text, const std::function<void(const Shape&)>& check_shape) const {
+    try {
+        const Shape shape = scan_shape(text);
+        if (check_shape) check_shape(shape);
+    } catch (const ShapeError& e) {
+        fail(e.line, e.key, e.what());
+    }
     try {
         return toml_input::parse(text, file_);
     } catch (const SyntaxError& e) {

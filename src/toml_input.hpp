@@ -6,6 +6,7 @@
 #pragma once
 
 #include "rodcollide/input_error.hpp"
+#include "toml_shape.hpp"
 
 #include <toml.hpp>
 
@@ -32,7 +33,8 @@ public:
 /// Longer keys are cut short in messages (and get no suggestion): they are no typo of ours.
 inline constexpr std::size_t longest_shown_key = 60;
 
-/// The whole file as text (pipes and devices too), at most 256 MiB. `kind` names what the file
+/// The whole file as text: a regular file or a pipe (opened without blocking: a FIFO with no writer
+/// fails at once), at most 1 MiB. `kind` names what the file
 /// should be in messages ("a case file"). Throws FileError.
 std::string read_text_file(const std::filesystem::path& path, std::string_view kind);
 
@@ -49,6 +51,10 @@ const toml::value* find(const toml::table& t, std::string_view key);
 
 /// Line of a value in its file (1-based); toml11 gives a table from a [header] the header's line.
 std::size_t line_of(const toml::value& v);
+
+/// Where a value starts in its file (characters from the start), to order values in constant time
+/// (line_of counts the lines before the value); the largest size_t for a value built in code.
+std::size_t source_offset(const toml::value& v);
 
 /// Describes a value of the wrong type for "must be X, got ...", on one line.
 std::string describe(const toml::value& v);
@@ -81,8 +87,10 @@ public:
     [[noreturn]] void fail(std::size_t line, const std::string& key, const std::string& message) const;
     [[noreturn]] void fail(const toml::value& at, const std::string& key, const std::string& message) const;
 
-    /// The text as TOML; malformed TOML fails with KEY "(syntax)".
-    toml::value parse(const std::string& text) const;
+    /// The text as TOML; malformed TOML fails with KEY "(syntax)". The text's shape is checked
+    /// first (toml_shape.hpp), and then by `check_shape` (e.g. a count of [[name]] tables), so that
+    /// the parser never sees what it cannot take quickly and safely.
+    toml::value parse(const std::string& text, const std::function<void(const Shape&)>& check_shape = {}) const;
 
     const toml::table& table(const toml::value& v, const std::string& key) const;
     const toml::array& array(const toml::value& v, const std::string& key) const;

@@ -380,9 +380,10 @@ TEST_CASE("NaN, inf and unrepresentable literals are refused", "[case_file]") {
           "bad.toml:9: rod[1].length: 99999999999999999999 is out of range for a 64-bit integer");
     CHECK(error_of(two_rods + "[solver]\ncells = 99999999999999999999\n") ==
           "bad.toml:10: solver.cells: 99999999999999999999 is out of range for a 64-bit integer");
-    // The largest double itself is a number (and then a valid length).
-    CHECK(parse_case(two_rods + "length = 1.7976931348623157e308\n", "x").chain[1].length ==
-          std::numeric_limits<double>::max());
+    // The largest double itself is a number (not a clamped literal), refused for its magnitude.
+    CHECK(error_of(two_rods + "length = 1.7976931348623157e308\n") ==
+          "bad.toml:9: rod[1].length: must be of magnitude in [1e-100, 1e100] (the dynamic range the solvers "
+          "resolve), got 1.79769e+308");
 }
 
 TEST_CASE("values out of range give the bound and the value", "[case_file]") {
@@ -445,12 +446,13 @@ TEST_CASE("an unknown method lists the valid ones", "[case_file]") {
 }
 
 TEST_CASE("Chain's own checks come back with the rod's line", "[case_file]") {
-    // Each key is fine, but c = sqrt(E/rho) overflows: Chain refuses rod[0]; the line is the
-    // rod's [[rod]] header (line 6), as the keys came from [defaults].
-    const std::string overflow = "[defaults]\nlength = 1\narea = 1\ndensity = 1e-300\n"
-                                 "youngs_modulus = 1e300\n[[rod]]\n[[rod]]\n";
+    // Each key is fine, but m = rho A L underflows the dynamic range: Chain refuses rod[0]; the
+    // line is the rod's [[rod]] header (line 6), as the keys came from [defaults].
+    const std::string overflow = "[defaults]\nlength = 1e-60\narea = 1e-60\ndensity = 1e-60\n"
+                                 "youngs_modulus = 1\n[[rod]]\n[[rod]]\n";
     CHECK(error_of(overflow) ==
-          "bad.toml:6: rod[0]: derived quantities (c, m, Z, L/c) overflow or underflow");
+          "bad.toml:6: rod[0]: mass m = density area length must be of magnitude in [1e-100, 1e100] (the "
+          "dynamic range the solvers resolve), got 1e-180");
 }
 
 TEST_CASE("messages name the file as the user gave it", "[case_file]") {

@@ -46,7 +46,8 @@ struct Segment {
 /// One rod, as given by the user. Invariants (checked by Chain): length, area, density and
 /// youngs_modulus finite and > 0; velocity finite; gap finite and >= 0. A rod with segments is
 /// their welded sequence, left to right: its length is their sum (Chain sets it), and its area,
-/// density and modulus are the first segment's (used only where a rod is taken as uniform).
+/// density and modulus are the first segment's (used only where a rod is taken as uniform). All
+/// within the dynamic range below.
 struct Rod {
     double length = 0;          ///< L [m]
     double area = 0;            ///< A [m^2]
@@ -66,10 +67,25 @@ struct Rod {
 /// Largest chain rodcollide accepts (bounded work and memory).
 inline constexpr std::size_t max_rods = 100000;
 
+/// The dynamic range the solvers resolve in double precision (docs/case_file.md "Limits"). Every
+/// rod quantity (length, area, density, youngs_modulus, |velocity|, gap) and every derived one
+/// (c, m, Z, L/c, E A, m v^2) lies within [smallest_magnitude, largest_magnitude] (velocity and
+/// gap may be 0, m v^2 may be small): the solvers multiply at most three such quantities (an
+/// energy Z v^2 t), and 1e-100^3 and 1e100^3 are still normal doubles, so nothing overflows or
+/// turns subnormal.
+inline constexpr double smallest_magnitude = 1e-100;
+inline constexpr double largest_magnitude = 1e100;
+/// Largest ratio of two scales of one kind the solvers resolve: transit times (longest over
+/// shortest), the time for the gaps to close at the velocity scale over the shortest transit time,
+/// and the largest speed over the velocity scale. Times and velocities are rounded to 2.2e-16 of
+/// their size, and simultaneous events are told apart at 1e-10 of the shortest transit time, so a
+/// ratio of 1e5 keeps rounding (2.2e-11) below that tolerance.
+inline constexpr double largest_scale_ratio = 1e5;
+
 /// The checks Chain makes, for readers that report a value where it is written: a rod count
 /// outside [2, max_rods], and one quantity of a rod ("length", "area", "density",
 /// "youngs_modulus", "velocity", "gap"; rod none for a default that applies to every rod) that
-/// breaks Rod's invariants. Throw InvalidModel.
+/// breaks Rod's invariants or lies outside the magnitudes above. Throw InvalidModel.
 /// A single rod is allowed when `single_allowed` (a chain bounded by something other than two
 /// free, unloaded ends).
 void check_rod_count(std::size_t rods, bool single_allowed = false);

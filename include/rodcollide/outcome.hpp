@@ -75,6 +75,11 @@ struct EnergyBalance {
     double dropped = 0;
     double radiated = 0;  ///< energy that left through anechoic ends [J]
     double input = 0;     ///< work done on the chain by loads [J]
+
+    /// The balance supplied = accounted, checked on every outcome (outcome_check.hpp). Each energy
+    /// term belongs to exactly one side here, and a new one is added in this one place.
+    double supplied() const { return initial + input; }                                     ///< [J]
+    double accounted() const { return final_rigid + final_vibration + dropped + radiated; }  ///< [J]
 };
 
 struct SolverStats {
@@ -111,7 +116,8 @@ struct Outcome {
     /// scale (Chain::velocity_scale()) of the exact ones, and the outcome satisfies the impact
     /// equation and the consistency conditions to that relative slack [-]. Characteristics:
     /// rounding, or 100 x drop_tolerance if larger; finite differences: its error estimate
-    /// velocity_error_bound / velocity scale, at least characteristics_rounding.
+    /// velocity_error_bound / velocity scale, at least characteristics_rounding. Energies,
+    /// quadratic in velocities, are held to accuracy x (2 + accuracy) by the outcome self-check.
     double accuracy = 0;
     /// Error of the final velocities [m/s, absolute, every rod]: for the characteristics solver a
     /// bound from what it approximated (dropped fronts, docs/physics.md §5.1; 0 when nothing was),

@@ -1,0 +1,103 @@
+// One fuzz input, end to end, shared by the libFuzzer target (case_fuzzer.cpp) and the regression
+// test over fuzz/regressions/ (tests/test_fuzz_regressions.cpp): parse_case (the pre-parse scan,
+// toml11, the typed reader, Chain's checks), then solve() with both methods, whose outcomes check
+// themselves (outcome_check.hpp). Bad input must end in CaseError; a reached cap, an unsupported
+// request or a violated invariant is a refusal (exit 1 in the CLI). Anything else escaping, a
+// crash or a sanitizer report is a defect. Each accepted outcome is checked again here,
+// independently of the solver's own call, and must be finite as printed (JSON). Per-input work
+// is capped (events, fronts, cells x steps) so runs stay fast.
+#pragma once
+
+#include "rodcollide/case_file.hpp"
+#include "rodcollide/finite_difference.hpp"
+#include "rodcollide/outcome_check.hpp"
+#include "rodcollide/report.hpp"
+#include "rodcollide/solve.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace rodcollide::fuzz {
+
+/// What became of the inputs so far.
+struct Counts {
+    std::size_t inputs = 0, refused_input = 0, accepted = 0, capped = 0, violations = 0;
+};
+
+/// Bounds the work of one solve (the caps a user could raise are lowered, never raised).
+inline SolverOptions bounded(const Case& c, Method method) {
+    SolverOptions o = c.solver;
+    o.method = method;
+    o.max_events = std::min<std::size_t>(o.max_events, 2000);
+    o.max_fronts = std::min<std::size_t>(o.max_fronts, 20000);
+    if (method == Method::finite_difference) {
+        // 4 cells in the shortest rod, and at most ~2e5 cell-updates.
+        o.cells = std::min<std::size_t>(o.cells ? o.cells : 4, 4);
+        double cells = 0;
+        for (const Rod& r : c.chain.rods()) cells += 4 * r.transit_time() / c.chain.shortest_transit_time();
+        const double steps = 2e5 / std::max(cells, 1.0);
+        const double horizon = steps * c.chain.shortest_transit_time() / 4;
+        o.end_time = std::min(o.end_time.value_or(horizon), horizon);
+        o.record_until.reset();
+    }
+    return o;
+}
+
+/// No null and no non-finite number anywhere in `j` (nlohmann writes nan and inf as null).
+inline bool finite_json(const nlohmann::ordered_json& j) {
+    if (j.is_null()) return false;
+    if (j.is_number_float()) return std::isfinite(j.get<double>());
+    if (j.is_structured())
+        for (const auto& item : j)
+            if (!finite_json(item)) return false;
+    return true;
+}
+
+/// A defect found by run_case: what() says which.
+struct Defect : std::logic_error {
+    using std::logic_error::logic_error;
+};
+
+/// Runs one input; counts what became of it; throws Defect (or lets an unexpected exception
+/// escape) on a defect. With `strict`, a violated invariant is a defect too.
+inline void run_case(const std::string& text, Counts& counts, bool strict = false) {
+    ++counts.inputs;
+    std::optional<Case> parsed;
+    try {
+        parsed.emplace(parse_case(text, "fuzz.toml"));
+    } catch (const CaseError&) {
+        ++counts.refused_input;
+        return;
+    }
+    const Case& c = *parsed;
+    if (c.chain.size() > 64) return;  // bounded work per input
+    for (Method method : {Method::characteristics, Method::finite_difference}) {
+        Outcome o;
+        try {
+            o = solve(c.chain, bounded(c, method));
+        } catch (const InvariantViolation& e) {
+            ++counts.violations;
+            if (strict) throw Defect(e.what());
+            continue;
+        } catch (const SolverLimitExceeded&) {
+            ++counts.capped;
+            continue;
+        } catch (const InvalidResolution&) {
+            ++counts.capped;
+            continue;
+        } catch (const UnsupportedMethod&) {
+            ++counts.capped;
+            continue;
+        }
+        ++counts.accepted;
+        check_outcome(o);  // throws InvariantViolation, a defect here, if the solver did not check
+        const nlohmann::ordered_json json = outcome_json(c.title, o);
+        if (!finite_json(json)) throw Defect("non-finite value in an accepted outcome: " + json.dump());
+    }
+}
+
+}  // namespace rodcollide::fuzz
