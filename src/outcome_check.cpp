@@ -45,9 +45,11 @@ void check_finite(const Outcome& o) {
                                       std::pair{e.final_vibration, "vibration energy"}, std::pair{e.dropped, "dropped energy"},
                                       std::pair{e.radiated, "radiated energy"}, std::pair{e.input, "input energy"},
                                       std::pair{o.end_time, "end time"}, std::pair{o.last_contact_time, "last contact time"},
-                                      std::pair{o.accuracy, "accuracy"}, std::pair{o.stats.time_step, "time step"},
+                                      std::pair{o.stats.time_step, "time step"},
                                       std::pair{o.stats.courant_min, "Courant number"}})
         require_finite(value, name);
+    // +infinity is an honest accuracy (no estimate could be made); NaN or a negative one is not.
+    if (!(o.accuracy >= 0)) violated("finite numbers", o.accuracy, fmt::format("accuracy is {}", o.accuracy));
 }
 
 /// Violation `amount` of an invariant whose quantity has size `scale`, beyond the tolerance

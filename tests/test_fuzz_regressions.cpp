@@ -26,7 +26,7 @@ std::string read(const fs::path& p) {
 
 TEST_CASE("every example case passes the fuzz path and the self-check with both methods", "[fuzz][outcome_check]") {
     const fs::path root(RODCOLLIDE_SOURCE_DIR);
-    for (const fs::path dir : {root / "cases", root / "validation" / "cases"}) {
+    for (const fs::path& dir : {root / "cases", root / "validation" / "cases"}) {
         for (const auto& f : fs::directory_iterator(dir)) {
             if (f.path().extension() != ".toml") continue;
             INFO(f.path());
