@@ -185,6 +185,48 @@ private:
 
 }  // namespace
 
-Shape scan_shape(std::string_view text) { return Scanner(text).run(); }
+namespace {
+
+/// Offset of the first byte that does not belong to well-formed UTF-8 (no overlong forms, no
+/// surrogates, nothing above U+10FFFF), or npos. TOML files are UTF-8, and toml11 3.7 reads past
+/// the end of a literal string that holds a stray continuation byte (found by fuzzing).
+std::size_t first_invalid_utf8(std::string_view text) {
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const auto b = static_cast<unsigned char>(text[i]);
+        if (b < 0x80) {
+            ++i;
+            continue;
+        }
+        std::size_t n = 0;
+        unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
+        if (b >= 0xC2 && b <= 0xDF) n = 1;
+        else if (b == 0xE0) n = 2, low = 0xA0;
+        else if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF) n = 2;
+        else if (b == 0xED) n = 2, high = 0x9F;
+        else if (b == 0xF0) n = 3, low = 0x90;
+        else if (b >= 0xF1 && b <= 0xF3) n = 3;
+        else if (b == 0xF4) n = 3, high = 0x8F;
+        else return i;
+        if (i + n >= text.size()) return i;  // truncated sequence
+        for (std::size_t k = 1; k <= n; ++k) {
+            const auto c = static_cast<unsigned char>(text[i + k]);
+            if (k == 1 ? (c < low || c > high) : (c < 0x80 || c > 0xBF)) return i;
+        }
+        i += n + 1;
+    }
+    return std::string_view::npos;
+}
+
+}  // namespace
+
+Shape scan_shape(std::string_view text) {
+    if (const std::size_t bad = first_invalid_utf8(text); bad != std::string_view::npos) {
+        const auto line = static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(bad), '\n')) + 1;
+        throw ShapeError(line, "(encoding)", fmt::format("not valid UTF-8 (byte 0x{:02X}); TOML files are UTF-8",
+                                               static_cast<unsigned char>(text[bad])));
+    }
+    return Scanner(text).run();
+}
 
 }  // namespace rodcollide::toml_input

@@ -138,3 +138,16 @@ TEST_CASE("validation files get the same scan", "[parse_safety]") {
               "v.toml:1: x: arrays and inline tables nested more than 32 deep; at most 32 levels are read");
     }
 }
+
+TEST_CASE("text that is not UTF-8 is refused before the parser reads it", "[parse_safety]") {
+    // Found by the fuzzer (fuzz/regressions/literal_string_invalid_utf8.toml): toml11 3.7 reads
+    // past the end of a literal string holding a stray continuation byte.
+    CHECK(error_of("'\x9bse '\x9bse rewtrewt") == "bad.toml:1: (encoding): not valid UTF-8 (byte 0x9B); TOML files are UTF-8");
+    CHECK(error_of("title = \"x\"\n# \xed\xa0\x80 a surrogate\n") ==
+          "bad.toml:2: (encoding): not valid UTF-8 (byte 0xED); TOML files are UTF-8");
+    CHECK(error_of("title = \"overlong \xc0\xaf\"\n") == "bad.toml:1: (encoding): not valid UTF-8 (byte 0xC0); TOML files are UTF-8");
+    CHECK(error_of("title = \"cut \xe2\x82") == "bad.toml:1: (encoding): not valid UTF-8 (byte 0xE2); TOML files are UTF-8");
+    // Well-formed UTF-8 of every length passes the scan.
+    const Case c = parse_case("title = \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"\n" + two_rods, "ok.toml");
+    CHECK(c.title == "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+}
