@@ -21,23 +21,21 @@ namespace rodcollide::python {
 
 namespace {
 
-py::dict rod_dict(const Rod& r) {
+/// The keys a rod and a segment share: a uniform piece of bar.
+template <class Piece>
+py::dict piece_dict(const Piece& p) {
     py::dict d;
-    d["length"] = r.length;
-    d["area"] = r.area;
-    d["density"] = r.density;
-    d["youngs_modulus"] = r.youngs_modulus;
-    d["velocity"] = r.velocity;
-    d["gap"] = r.gap;
+    d["length"] = p.length;
+    d["area"] = p.area;
+    d["density"] = p.density;
+    d["youngs_modulus"] = p.youngs_modulus;
     return d;
 }
 
-py::dict segment_dict(const Segment& g) {
-    py::dict d;
-    d["length"] = g.length;
-    d["area"] = g.area;
-    d["density"] = g.density;
-    d["youngs_modulus"] = g.youngs_modulus;
+py::dict rod_dict(const Rod& r) {
+    py::dict d = piece_dict(r);
+    d["velocity"] = r.velocity;
+    d["gap"] = r.gap;
     return d;
 }
 
@@ -183,7 +181,7 @@ void bind_case(py::module_& m) {
                                    py::list rods;
                                    for (const Rod& r : c.chain.rods()) {
                                        py::list segments;
-                                       for (const Segment& g : r.segments) segments.append(segment_dict(g));
+                                       for (const Segment& g : r.segments) segments.append(piece_dict(g));
                                        rods.append(segments);
                                    }
                                    return rods;

@@ -57,9 +57,12 @@ auto viewed(std::vector<double> T::*member) {
     return [member](py::object self) { return view(self.cast<const T&>().*member, self); };
 }
 
-/// The force history as an object, None when none was recorded.
-py::object force_history(const ForceHistory& h) {
-    return h.time.empty() ? py::none() : py::cast(h);
+/// The force histories of contacts or ends, in order: a ForceHistory each, None where none was recorded.
+template <class Parts>
+py::list force_histories(const Parts& parts) {
+    py::list list;
+    for (const auto& p : parts) list.append(p.force_history.time.empty() ? py::none() : py::cast(p.force_history));
+    return list;
 }
 
 /// The exact field at points (x[k], t[k]): velocity, strain, force and the rod holding each point.
@@ -165,20 +168,10 @@ void bind_solve(py::module_& m) {
             "as in the JSON: [{'side', 'kind', 'gap' (wall), 'intervals' (wall), 'loaded', 'impulse', 'work', ...}]; "
             "[] for free, unloaded ends")
         .def_property_readonly(
-            "force_history",
-            [](const TitledOutcome& o) {
-                py::list list;
-                for (const ContactOutcome& c : o.outcome.contacts) list.append(force_history(c.force_history));
-                return list;
-            },
+            "force_history", [](const TitledOutcome& o) { return force_histories(o.outcome.contacts); },
             "per contact: ForceHistory, or None when not recorded (run(samples=N), or a case with gauges or ends)")
         .def_property_readonly(
-            "end_force_history",
-            [](const TitledOutcome& o) {
-                py::list list;
-                for (const EndOutcome& e : o.outcome.ends) list.append(force_history(e.force_history));
-                return list;
-            },
+            "end_force_history", [](const TitledOutcome& o) { return force_histories(o.outcome.ends); },
             "per end, as in `ends`: a wall's ForceHistory, None for other ends")
         .def_property_readonly(
             "gauges", [](const TitledOutcome& o) { return o.gauges ? *o.gauges : std::vector<GaugeSignal>{}; },
