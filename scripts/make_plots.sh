@@ -34,12 +34,14 @@ draw diagram cases/ends/split_hopkinson_bar.toml --kind gauges --out plots/split
 draw sweep cases/seed000_three_rods.toml --directions 3600 --plot plots/cone_map_identical_rods.png
 draw sweep cases/rods_1_2_1.toml --directions 3600 --plot plots/cone_map_rods_1_2_1.png
 
-# The Python example of docs/python.md: de Saint-Venant's striker/target length ratio swept.
-echo "make_plots: docs/python.md example" >&2
+# The Python examples of docs/python.md: de Saint-Venant's striker/target length ratio swept, and a
+# split Hopkinson bar's gauges and specimen forces.
+echo "make_plots: docs/python.md examples" >&2
 cmake --build "$build_dir" -j"$(nproc)" --target rodcollide_python >/dev/null
 example_dir=$(mktemp -d)
 trap 'rm -rf "$example_dir"' EXIT
 PYTHONPATH="$build_dir/python" /usr/bin/python3 scripts/run_docs_example.py "$example_dir" >/dev/null
 mv "$example_dir/length_ratio.png" plots/python_length_ratio.png
+mv "$example_dir/split_hopkinson_bar.png" plots/python_split_hopkinson_bar.png
 
 echo "make_plots: plots/ is up to date" >&2

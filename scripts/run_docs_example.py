@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Runs the notebook-style example of docs/python.md: every ```python block after the heading
-"## Example", in order, as one script in DIR (where it writes length_ratio.png), with a
-non-interactive matplotlib backend. Used by python/tests/test_docs_example.py and
+"""Runs the notebook-style examples of docs/python.md: every ```python block after the first heading
+"## Example", in order, as one script in DIR (where it writes length_ratio.png and
+split_hopkinson_bar.png), with a non-interactive matplotlib backend. Used by python/tests/test_docs_example.py and
 scripts/make_plots.sh.
 
     PYTHONPATH=build/python /usr/bin/python3 scripts/run_docs_example.py DIR

@@ -1,4 +1,5 @@
-// Method dispatch for solve() and solve_with_field(), the one entry point for field samples.
+// Method dispatch for solve(), solve_with_field() and solve_with_gauges(), the one entry points for
+// field samples and gauge signals.
 #include "rodcollide/solve.hpp"
 
 #include "rodcollide/characteristics.hpp"
@@ -53,6 +54,28 @@ SolutionWithField solve_with_field(const Chain& chain, const SolverOptions& opti
         std::min(std::max(recorded, options.record_until.value_or(0.0)), s.field.valid_until()));
     FieldSamples field = sample_field(s.field, end, end > 0 ? times : 1, positions);
     return {std::move(s.outcome), std::move(field)};
+}
+
+SolutionWithGauges solve_with_gauges(const Chain& chain, const SolverOptions& options, const std::vector<Gauge>& gauges,
+                                     std::size_t samples) {
+    validate(options);
+    input::require("samples", input::integer_within(samples, 2, largest_samples));
+    if (options.method != Method::characteristics)
+        throw UnsupportedMethod("gauges ([[gauge]]) need method characteristics for now");
+    SolverOptions o = options;
+    o.keep_history = true;
+    double transits = 0;
+    for (const Rod& r : chain.rods()) transits += r.transit_time();
+    o.record_after_settling = 2 * transits;
+    CharacteristicsSolution s = solve_characteristics(chain, o);
+    const double until = o.end_time ? *o.end_time : s.outcome.end_time + o.record_after_settling;
+    std::vector<GaugeSignal> signals = sample_gauges(s.field, gauges, std::min(until, s.field.valid_until()), samples);
+    return {std::move(s.outcome), std::move(signals)};
+}
+
+std::size_t reported_force_samples(const Chain& chain, bool has_gauges, std::optional<std::size_t> samples) {
+    if (samples) return *samples;
+    return has_gauges || chain.ends().any() ? default_samples : 0;
 }
 
 }  // namespace rodcollide

@@ -4,12 +4,14 @@
 
 #include "rodcollide/chain.hpp"
 #include "rodcollide/field_samples.hpp"
+#include "rodcollide/gauges.hpp"
 #include "rodcollide/outcome.hpp"
 #include "rodcollide/solver_options.hpp"
 
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 namespace rodcollide {
 
@@ -44,5 +46,25 @@ struct SolutionWithField {
 /// InvalidInput for bad options or bounds (validate(FieldResolution): "times", "positions").
 SolutionWithField solve_with_field(const Chain& chain, const SolverOptions& options, std::size_t times,
                                    std::size_t positions, std::optional<double> t_end = std::nullopt);
+
+/// An outcome with its gauges' signals (gauges.hpp).
+struct SolutionWithGauges {
+    Outcome outcome;
+    std::vector<GaugeSignal> gauges;
+};
+
+/// The one entry point for gauge signals (`run --gauges`, `run --json`, Python's run()): solves
+/// with options.method, keeping the exact field whole (the outcome is the same), and samples each
+/// gauge at `samples` equally spaced times (2 to largest_samples) from 0 to end_time or, without
+/// one, to two transits of the whole chain past settling, so the signals show the vibration left
+/// (clipped to the recorded field). Only the characteristics solver records gauges so far: finite
+/// differences throw UnsupportedMethod. Throws as solve() does otherwise.
+SolutionWithGauges solve_with_gauges(const Chain& chain, const SolverOptions& options, const std::vector<Gauge>& gauges,
+                                     std::size_t samples);
+
+/// The force-history samples `run --json` records (SolverOptions::force_samples): `samples` when
+/// given (--samples N); else default_samples when the case has gauges or ends that are not free
+/// and unloaded; else none (0), so a free chain reports as it always did.
+std::size_t reported_force_samples(const Chain& chain, bool has_gauges, std::optional<std::size_t> samples);
 
 }  // namespace rodcollide

@@ -19,11 +19,11 @@ from collections.abc import Iterator
 import numpy as np
 
 from . import _core, _toml, laws
-from ._core import CaseError, Outcome, SolverLimitExceeded, Sweep
+from ._core import CaseError, ForceHistory, GaugeSignal, Outcome, SolverLimitExceeded, Sweep
 
 __version__ = _core.__version__
-__all__ = ["Case", "CaseError", "Field", "Outcome", "SolverLimitExceeded", "Sweep", "compare", "field", "laws",
-           "load_case", "parse_case", "run", "sweep"]
+__all__ = ["Case", "CaseError", "Field", "ForceHistory", "GaugeSignal", "Outcome", "SolverLimitExceeded", "Sweep",
+           "compare", "field", "laws", "load_case", "parse_case", "run", "sweep"]
 
 _DICT = "<dict>"  # FILE in the messages about a Case(...)
 _SOLVER_KEYS = ("method", "end_time", "record_until", "drop_tolerance", "max_events", "max_fronts", "cells")
@@ -33,8 +33,10 @@ class Case:
     """A validated collision case: a chain of rods, left to right, and its [solver] options.
 
     Case(rods=[dict(length=1, area=1, density=1, youngs_modulus=1, velocity=2), ...],
-         title=..., defaults=dict(...), solver=dict(method=..., ...))
-    takes the keys of a case file (README "Case files"); `rod=` is accepted for `rods=`, so
+         title=..., defaults=dict(...), solver=dict(method=..., ...),
+         left=dict(kind="wall", gap=...), right=dict(...), load=[dict(end=..., ...)], gauge=[dict(rod=..., x=...)])
+    takes the keys of a case file (README "Case files", docs/case_file.md), a rod's [[rod.segment]]
+    tables as segment=[dict(length=...), ...]; `rod=` is accepted for `rods=`, so
     Case(**tomllib.load(f)) works too. A value of None counts as not given. The values are
     written as TOML and read by the library's case reader, so every check and message is the
     case file's, with FILE "<dict>"; LINE is a line of that TOML text, which the CaseError
@@ -84,6 +86,29 @@ class Case:
     def rods(self):
         """Each rod's length, area, density, youngs_modulus, velocity and gap, defaults applied."""
         return self._core.rods
+
+    @property
+    def segments(self):
+        """Per rod, its [[rod.segment]] tables left to right (length, area, density, youngs_modulus,
+        the rod's keys and [defaults] filled in); [] for a uniform rod (its values are in rods)."""
+        return self._core.segments
+
+    @property
+    def ends(self):
+        """The chain's ends as their tables: {"left": {"kind": ...}, "right": {...}}; a wall has
+        its "gap" too. Kinds: "free" (the default), "fixed", "wall", "anechoic"."""
+        return self._core.ends
+
+    @property
+    def loads(self):
+        """The [[load]] tables as points: end, quantity ("force" [N] or "velocity" [m/s]), and
+        numpy arrays time [s] and value, piecewise linear (a shape or a file read into points)."""
+        return self._core.loads
+
+    @property
+    def gauges(self):
+        """The [[gauge]] stations: rod (index from 0), x [m from its left end], name."""
+        return self._core.gauges
 
     @property
     def masses(self):
@@ -161,16 +186,20 @@ def _parsed_solver_keywords(typed):
     return _parse_solver_keywords(tuple((k, v) for k, _, v in typed))
 
 
-def run(case, **solver):
-    """Solves the case and returns its Outcome (to_dict() == `rodcollide run --json`).
+def run(case, *, samples=None, **solver):
+    """Solves the case and returns its Outcome (to_dict() == `rodcollide run --json`, with
+    `--samples N` for samples=N).
 
-    Keyword arguments override the case's [solver] table, with its names: method
-    ("characteristics" or "finite-difference"), end_time, record_until, drop_tolerance,
-    max_events, max_fronts, cells. Raises CaseError for bad options, SolverLimitExceeded when a
-    cap is reached, ValueError for a finite-difference resolution beyond the limits.
+    samples: points per gauge signal and per force history, 2 to 100000; force histories are
+    recorded when it is given or the case has gauges or ends that are not free (then 1000 points
+    by default), as the CLI does. Keyword arguments override the case's [solver] table, with its
+    names: method ("characteristics" or "finite-difference"), end_time, record_until,
+    drop_tolerance, max_events, max_fronts, cells. Raises CaseError for bad options,
+    SolverLimitExceeded when a cap is reached, ValueError for a bad `samples`, a finite-difference
+    resolution beyond the limits or a feature that method does not carry.
     """
     c = _as_case(case)
-    return _core.run(c._core, _solver_options(c, solver))
+    return _core.run(c._core, _solver_options(c, solver), samples)
 
 
 def compare(case, *, laws=None, restitution=None, properties=True, **solver):

@@ -70,15 +70,23 @@ def value(v):
     raise TypeError(f"a case holds numbers, strings, booleans, lists and dicts, not {type(v).__name__} ({v!r})")
 
 
-def _table_body(lines, table):
+def _table_body(lines, table, header=()):
+    """A table's keys: plain values first, then a list of dicts inside it as [[header.key]] tables
+    (a rod's [[rod.segment]]s), each on its own lines, so a message's LINE points at one of them."""
     for k, x in table.items():
-        if x is not None:
+        if x is not None and not (header and _is_table_array(x)):
             lines.append(f"{_key(k)} = {value(x)}")
+    for k, x in table.items():
+        if header and _is_table_array(x):
+            for item in x:
+                lines.append(f"[[{'.'.join(_key(h) for h in (*header, k))}]]")
+                _table_body(lines, item)  # deeper lists of dicts stay inline: no case key has them
 
 
 def case_text(tables):
     """A case file's text from its top-level keys (title, defaults, rod, solver, ...). Plain values
-    come first, then the tables in the order given; a list of dicts becomes [[name]] tables."""
+    come first, then the tables in the order given; a list of dicts becomes [[name]] tables, and a
+    list of dicts inside one of those [[name.key]] tables."""
     lines = []
     for k, x in tables.items():
         if x is not None and not _is_table(x) and not _is_table_array(x):
@@ -90,7 +98,7 @@ def case_text(tables):
         elif _is_table_array(x):
             for item in x:
                 lines.append(f"[[{_key(k)}]]")
-                _table_body(lines, item)
+                _table_body(lines, item, (k,))
     return "\n".join(lines) + "\n"
 
 

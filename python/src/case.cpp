@@ -1,11 +1,13 @@
 // Cases and solver options from Python (docs/python.md): load_case / parse_case (the library's one
-// input layer, whose CaseError messages the module raises unchanged), read-only views of a Case,
+// input layer, whose CaseError messages the module raises unchanged), read-only views of a Case
+// (rods, segments, ends, loads, gauges: dicts keyed as the case file's tables, docs/case_file.md),
 // and SolverOptions, whose fields are named as the keys of a case file's [solver] table.
 #include "bindings.hpp"
 
 #include "rodcollide/case_file.hpp"
 
 #include <pybind11/eigen.h>
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
@@ -19,14 +21,48 @@ namespace rodcollide::python {
 
 namespace {
 
-py::dict rod_dict(const Rod& r) {
+/// The keys a rod and a segment share: a uniform piece of bar.
+template <class Piece>
+py::dict piece_dict(const Piece& p) {
     py::dict d;
-    d["length"] = r.length;
-    d["area"] = r.area;
-    d["density"] = r.density;
-    d["youngs_modulus"] = r.youngs_modulus;
+    d["length"] = p.length;
+    d["area"] = p.area;
+    d["density"] = p.density;
+    d["youngs_modulus"] = p.youngs_modulus;
+    return d;
+}
+
+py::dict rod_dict(const Rod& r) {
+    py::dict d = piece_dict(r);
     d["velocity"] = r.velocity;
     d["gap"] = r.gap;
+    return d;
+}
+
+/// A chain end as its [left] / [right] table: kind, and gap for a wall only (the only end that
+/// takes one), so that Case(left=case.ends["left"]) reads it back.
+py::dict end_dict(const ChainEnd& e) {
+    py::dict d;
+    d["kind"] = std::string(to_string(e.kind));
+    if (e.kind == EndKind::wall) d["gap"] = e.gap;
+    return d;
+}
+
+/// A load as a [[load]] table of points (the reader's, after a shape or a file).
+py::dict load_dict(const Load& l) {
+    py::dict d;
+    d["end"] = std::string(to_string(l.end));
+    d["quantity"] = std::string(to_string(l.quantity));
+    d["time"] = py::array_t<double>(static_cast<py::ssize_t>(l.time.size()), l.time.data());
+    d["value"] = py::array_t<double>(static_cast<py::ssize_t>(l.value.size()), l.value.data());
+    return d;
+}
+
+py::dict gauge_dict(const Gauge& g) {
+    py::dict d;
+    d["rod"] = g.rod;
+    d["x"] = g.x;
+    d["name"] = g.name;
     return d;
 }
 
@@ -139,6 +175,35 @@ void bind_case(py::module_& m) {
                                    py::list rods;
                                    for (const Rod& r : c.chain.rods()) rods.append(rod_dict(r));
                                    return rods;
+                               })
+        .def_property_readonly("segments",
+                               [](const Case& c) {
+                                   py::list rods;
+                                   for (const Rod& r : c.chain.rods()) {
+                                       py::list segments;
+                                       for (const Segment& g : r.segments) segments.append(piece_dict(g));
+                                       rods.append(segments);
+                                   }
+                                   return rods;
+                               })
+        .def_property_readonly("ends",
+                               [](const Case& c) {
+                                   py::dict d;
+                                   d["left"] = end_dict(c.chain.ends().left);
+                                   d["right"] = end_dict(c.chain.ends().right);
+                                   return d;
+                               })
+        .def_property_readonly("loads",
+                               [](const Case& c) {
+                                   py::list loads;
+                                   for (const Load& l : c.chain.ends().loads) loads.append(load_dict(l));
+                                   return loads;
+                               })
+        .def_property_readonly("gauges",
+                               [](const Case& c) {
+                                   py::list gauges;
+                                   for (const Gauge& g : c.gauges) gauges.append(gauge_dict(g));
+                                   return gauges;
                                })
         .def_property_readonly("masses", [](const Case& c) { return c.chain.masses(); })
         .def_property_readonly("initial_velocities", [](const Case& c) { return c.chain.initial_velocities(); })

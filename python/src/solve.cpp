@@ -1,10 +1,13 @@
 // Solving from Python (docs/python.md): run() -> Outcome, whose to_dict() is the `run --json`
-// document (report.hpp's outcome_json), and field(): the exact wave field (characteristics solver,
+// document (report.hpp's outcome_json and gauges_json; solve.hpp's solve_with_gauges and
+// reported_force_samples, as the CLI calls them), and field(): the exact wave field (characteristics solver,
 // WaveField::state_at) at any points (x, t), x along the rods laid end to end.
 #include "bindings.hpp"
 
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/characteristics.hpp"
+#include "rodcollide/gauges.hpp"
+#include "rodcollide/input_error.hpp"
 #include "rodcollide/report.hpp"
 #include "rodcollide/solve.hpp"
 
@@ -23,15 +26,44 @@ namespace rodcollide::python {
 
 namespace {
 
-/// An outcome with the title it is reported under.
+/// An outcome with the title it is reported under and, for a case with [[gauge]] tables, their
+/// signals: what `run --json` prints.
 struct TitledOutcome {
     std::string title;
     Outcome outcome;
+    std::optional<std::vector<GaugeSignal>> gauges;
 
     nlohmann::ordered_json json() const { return outcome_json(title, outcome); }
+    nlohmann::ordered_json document() const {
+        nlohmann::ordered_json doc = json();
+        if (gauges) doc["gauges"] = gauges_json(*gauges);
+        return doc;
+    }
 };
 
 using Doubles = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+/// A read-only numpy view of `values`, which `owner` (the Python object holding them) keeps alive:
+/// no copy, and the outcome stays as solved.
+py::array_t<double> view(const std::vector<double>& values, py::handle owner) {
+    py::array_t<double> a(static_cast<py::ssize_t>(values.size()), values.data(), owner);
+    a.attr("setflags")(py::arg("write") = false);
+    return a;
+}
+
+/// A property of T that views one of its vectors as a read-only numpy array.
+template <class T>
+auto viewed(std::vector<double> T::*member) {
+    return [member](py::object self) { return view(self.cast<const T&>().*member, self); };
+}
+
+/// The force histories of contacts or ends, in order: a ForceHistory each, None where none was recorded.
+template <class Parts>
+py::list force_histories(const Parts& parts) {
+    py::list list;
+    for (const auto& p : parts) list.append(p.force_history.time.empty() ? py::none() : py::cast(p.force_history));
+    return list;
+}
 
 /// The exact field at points (x[k], t[k]): velocity, strain, force and the rod holding each point.
 py::tuple field(const Case& c, const std::optional<SolverOptions>& given, const Doubles& x, const Doubles& t) {
@@ -83,6 +115,29 @@ py::tuple field(const Case& c, const std::optional<SolverOptions>& given, const 
 }  // namespace
 
 void bind_solve(py::module_& m) {
+    py::class_<ForceHistory>(m, "ForceHistory", "A force history: time [s] and force [N] (negative in compression)")
+        .def_property_readonly("time", viewed(&ForceHistory::time), "[s], increasing")
+        .def_property_readonly("force", viewed(&ForceHistory::force), "[N], positive in tension")
+        .def("__repr__", [](const ForceHistory& h) {
+            return fmt::format("<rodcollide.ForceHistory: {} samples over [{}, {}] s>", h.time.size(),
+                               h.time.empty() ? 0.0 : h.time.front(), h.time.empty() ? 0.0 : h.time.back());
+        });
+    m.attr("ForceHistory").attr("__module__") = "rodcollide";
+
+    py::class_<GaugeSignal>(m, "GaugeSignal", "A [[gauge]] station's record, as in `run --json`'s \"gauges\"")
+        .def_property_readonly("name", [](const GaugeSignal& g) { return g.gauge.name; })
+        .def_property_readonly("rod", [](const GaugeSignal& g) { return g.gauge.rod; }, "rod index from 0")
+        .def_property_readonly("x", [](const GaugeSignal& g) { return g.gauge.x; }, "from the rod's left end [m]")
+        .def_property_readonly("time", viewed(&GaugeSignal::time), "[s], equally spaced from 0")
+        .def_property_readonly("velocity", viewed(&GaugeSignal::velocity), "[m/s]")
+        .def_property_readonly("force", viewed(&GaugeSignal::force), "N = E A u_x [N], positive in tension")
+        .def_property_readonly("strain", viewed(&GaugeSignal::strain), "u_x [-], negative in compression")
+        .def("__repr__", [](const GaugeSignal& g) {
+            return fmt::format("<rodcollide.GaugeSignal {:?}: rod {} at x = {} m, {} samples>", g.gauge.name,
+                               g.gauge.rod, g.gauge.x, g.time.size());
+        });
+    m.attr("GaugeSignal").attr("__module__") = "rodcollide";
+
     py::class_<TitledOutcome>(m, "Outcome", "The outcome of a collision; to_dict() is `rodcollide run --json`")
         .def_readonly("title", &TitledOutcome::title)
         .def_property_readonly("method", [](const TitledOutcome& o) { return to_string(o.outcome.method); })
@@ -102,7 +157,25 @@ void bind_solve(py::module_& m) {
         .def_property_readonly("contacts", [](const TitledOutcome& o) { return to_python(o.json()["contacts"]); },
                                "as in the JSON: [{'rods': [k, k+1], 'impulse': ..., 'intervals': [[start, end], ...]}]")
         .def_property_readonly("energy", [](const TitledOutcome& o) { return to_python(o.json()["energy"]); },
-                               "{'initial', 'final_rigid', 'final_vibration', 'dropped'} [J]")
+                               "{'initial', 'final_rigid', 'final_vibration', 'dropped'} [J], and 'radiated', "
+                               "'input' for a chain with ends")
+        .def_property_readonly(
+            "ends",
+            [](const TitledOutcome& o) {
+                const nlohmann::ordered_json j = o.json();
+                return j.contains("ends") ? to_python(j["ends"]) : py::list();
+            },
+            "as in the JSON: [{'side', 'kind', 'gap' (wall), 'intervals' (wall), 'loaded', 'impulse', 'work', ...}]; "
+            "[] for free, unloaded ends")
+        .def_property_readonly(
+            "force_history", [](const TitledOutcome& o) { return force_histories(o.outcome.contacts); },
+            "per contact: ForceHistory, or None when not recorded (run(samples=N), or a case with gauges or ends)")
+        .def_property_readonly(
+            "end_force_history", [](const TitledOutcome& o) { return force_histories(o.outcome.ends); },
+            "per end, as in `ends`: a wall's ForceHistory, None for other ends")
+        .def_property_readonly(
+            "gauges", [](const TitledOutcome& o) { return o.gauges ? *o.gauges : std::vector<GaugeSignal>{}; },
+            "per [[gauge]] of the case: GaugeSignal")
         .def_property_readonly("settled", [](const TitledOutcome& o) { return o.outcome.settled; })
         .def_property_readonly("end_time", [](const TitledOutcome& o) { return o.outcome.end_time; })
         .def_property_readonly("last_contact_time", [](const TitledOutcome& o) { return o.outcome.last_contact_time; })
@@ -110,7 +183,7 @@ void bind_solve(py::module_& m) {
                                [](const TitledOutcome& o) { return o.outcome.impact_equation_residual(); })
         .def_property_readonly("stats", [](const TitledOutcome& o) { return to_python(o.json()["stats"]); })
         .def_property_readonly("warnings", [](const TitledOutcome& o) { return o.outcome.warnings; })
-        .def("to_dict", [](const TitledOutcome& o) { return to_python(o.json()); },
+        .def("to_dict", [](const TitledOutcome& o) { return to_python(o.document()); },
              "The `rodcollide run --json` document as a dict (same keys and values)")
         .def("__repr__", [](const TitledOutcome& o) {
             std::vector<double> u(o.outcome.rods.size());
@@ -122,12 +195,21 @@ void bind_solve(py::module_& m) {
 
     m.def(
         "run",
-        [](const Case& c, const std::optional<SolverOptions>& options) {
+        [](const Case& c, const std::optional<SolverOptions>& options, std::optional<long long> samples) {
+            // As `run --json [--samples N]`: the same force histories and gauge signals.
+            if (samples) input::require("samples", input::integer_within(*samples, 2, largest_samples));
+            const std::optional<std::size_t> n = samples ? std::optional(static_cast<std::size_t>(*samples)) : std::nullopt;
             SolverOptions o = solver_options(c, options);
-            Outcome out = without_gil(o, [&] { return solve(c.chain, o); });
-            return TitledOutcome{c.title, std::move(out)};
+            o.force_samples = reported_force_samples(c.chain, !c.gauges.empty(), n);
+            if (c.gauges.empty()) {
+                Outcome out = without_gil(o, [&] { return solve(c.chain, o); });
+                return TitledOutcome{c.title, std::move(out), std::nullopt};
+            }
+            SolutionWithGauges s =
+                without_gil(o, [&] { return solve_with_gauges(c.chain, o, c.gauges, n.value_or(default_samples)); });
+            return TitledOutcome{c.title, std::move(s.outcome), std::move(s.gauges)};
         },
-        py::arg("case"), py::arg("options") = py::none());
+        py::arg("case"), py::arg("options") = py::none(), py::arg("samples") = py::none());
     m.def("field", &field, py::arg("case"), py::arg("options"), py::arg("x"), py::arg("t"));
 }
 

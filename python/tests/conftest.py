@@ -3,13 +3,25 @@
 import json
 import os
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
 
 SOURCE_DIR = Path(os.environ.get("RODCOLLIDE_SOURCE_DIR", Path(__file__).resolve().parents[2]))
-CASE_FILES = sorted((SOURCE_DIR / "cases").glob("*.toml"))
-assert len(CASE_FILES) >= 9, f"no case files found in {SOURCE_DIR / 'cases'}"
+# Every case file, cases/ends/ included.
+CASE_FILES = sorted((SOURCE_DIR / "cases").rglob("*.toml"))
+assert len(CASE_FILES) >= 10, f"no case files found in {SOURCE_DIR / 'cases'}"
+
+
+def _free_and_unloaded(path):
+    ends = tomllib.loads(path.read_text())
+    return all(ends.get(side, {}).get("kind", "free") == "free" for side in ("left", "right")) and "load" not in ends
+
+
+# Those a chain of free ends suits: the rigid impact laws (compare, sweep) and every method.
+FREE_CASE_FILES = [p for p in CASE_FILES if _free_and_unloaded(p)]
+assert len(FREE_CASE_FILES) >= 9 and len(FREE_CASE_FILES) < len(CASE_FILES)
 
 
 def cli_binary():
@@ -43,4 +55,4 @@ def cli_error(*args, cwd=SOURCE_DIR):
 
 
 def case_id(path):
-    return path.stem
+    return path.relative_to(SOURCE_DIR / "cases").with_suffix("").as_posix()

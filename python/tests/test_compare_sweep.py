@@ -5,12 +5,22 @@ import numpy as np
 import pytest
 
 import rodcollide as rc
-from conftest import CASE_FILES, SOURCE_DIR, case_id, cli_json, run_cli
+from conftest import CASE_FILES, FREE_CASE_FILES, SOURCE_DIR, case_id, cli_json, run_cli
 
 
-@pytest.mark.parametrize("path", CASE_FILES, ids=case_id)
+@pytest.mark.parametrize("path", FREE_CASE_FILES, ids=case_id)
 def test_compare_equals_cli_json(path):
     assert rc.compare(rc.load_case(path)) == cli_json("compare", path)
+
+
+@pytest.mark.parametrize("path", sorted(set(CASE_FILES) - set(FREE_CASE_FILES)), ids=case_id)
+def test_rigid_laws_refuse_ends_with_the_cli_message(path):
+    """The rigid impact laws know no walls, held or anechoic ends, or loads (README "Ends, loads, ...")."""
+    status, out, err = run_cli("compare", path)
+    assert status == 2 and out == ""
+    with pytest.raises(ValueError) as e:
+        rc.compare(path)
+    assert err.strip() == f"rodcollide compare: {e.value}"
 
 
 def test_compare_options_equal_cli_flags():

@@ -2,10 +2,12 @@
 "FILE:LINE: KEY: message" (docs/python.md; README "Errors"): for files, for dicts (FILE "<dict>", LINE a
 line of the TOML the dict is written as, carried by the error as .toml) and for keyword solver
 options (FILE "<kwargs>"). Other bad arguments raise ValueError naming the argument."""
+import json
+
 import pytest
 
 import rodcollide as rc
-from conftest import CASE_FILES, cli_error, run_cli
+from conftest import CASE_FILES, FREE_CASE_FILES, case_id, cli_error, run_cli
 
 RODS = """
 [defaults]
@@ -68,6 +70,7 @@ def test_unreadable_paths(tmp_path):
         rc.run("nowhere.toml")
 
 
+UNIT = dict(length=1, area=1, density=1, youngs_modulus=1)
 BAD_DICTS = {
     "negative length": (dict(rods=[dict(length=-1, area=1, density=1, youngs_modulus=1), dict(length=1, area=1,
                                                                                                density=1, youngs_modulus=1)]),
@@ -88,6 +91,39 @@ BAD_DICTS = {
                   "to the other rods only)"),
     "inf": (dict(defaults=dict(length=1, area=1, density=1, youngs_modulus=1), rods=[dict(velocity=float("-inf")), {}]),
             "<dict>:7: rod[0].velocity: must be finite, got -inf"),
+    # [left] / [right], [[load]], [[rod.segment]], [[gauge]] (docs/case_file.md "Ends, loads, segments and gauges")
+    "gap on a free end": (dict(rods=[dict(UNIT, velocity=1)], left=dict(gap=0.1), right=dict(kind="fixed")),
+                          "<dict>:8: left.gap: only a \"wall\" end has a gap; this end is \"free\""),
+    "end kind": (dict(rods=[UNIT, UNIT], left=dict(kind="sticky")),
+                 "<dict>:12: left.kind: unknown end kind \"sticky\"; valid: free, fixed, wall, anechoic"),
+    "load on a fixed end": (dict(rods=[UNIT], left=dict(kind="fixed"),
+                                 load=[dict(end="left", quantity="force", time=[0, 1], value=[1, 1])]),
+                            "<dict>:9: load[0].end: a load acts on a free end only; the left end is \"fixed\""),
+    "unsorted load times": (dict(rods=[UNIT], load=[dict(end="right", quantity="velocity", time=[0, 2, 1],
+                                                         value=[1, 1, 1])]),
+                            "<dict>:9: load[0].time: must be increasing, got 1 after 2 (point 3)"),
+    "a value per time": (dict(rods=[UNIT], load=[dict(end="right", quantity="force", time=[0, 1], value=[1])]),
+                         "<dict>:10: load[0].value: must have 2 values (one per time), got 1"),
+    "two histories": (dict(rods=[UNIT], load=[dict(end="right", quantity="force", time=[0, 1], value=[1, 1],
+                                                   shape="rectangle")]),
+                      "<dict>:9: load[0]: give the history one way: time and value, or shape (with amplitude, "
+                      "duration, rise, fall), or file"),
+    "load shape": (dict(rods=[UNIT], load=[dict(end="left", quantity="force", shape="square", amplitude=1, duration=1)]),
+                   "<dict>:9: load[0].shape: unknown shape \"square\"; valid: rectangle, trapezoid, half-sine"),
+    "gauge outside its rod": (dict(rods=[UNIT, UNIT], gauge=[dict(rod=1, x=1.5)]),
+                              "<dict>:13: gauge[0].x: must be in [0, 1], got 1.5"),
+    "gauge rod": (dict(rods=[UNIT, UNIT], gauge=[dict(rod=2, x=0.5)]), "<dict>:12: gauge[0].rod: must be in [0, 1], got 2"),
+    "segment value": (dict(rods=[dict(area=1, density=1, youngs_modulus=1, segment=[dict(length=0.5), dict(length=-1)]),
+                                 UNIT]),
+                      "<dict>:8: rod[0].segment[1].length: must be > 0, got -1"),
+    "length beside segments": (dict(rods=[dict(UNIT, segment=[dict(length=0.5)]), UNIT]),
+                               "<dict>:2: rod[0].length: a rod made of segments is as long as their sum; give length "
+                               "in each [[rod.segment]] only"),
+    "segment key": (dict(rods=[dict(area=1, density=1, youngs_modulus=1, segment=[dict(lenght=0.5)]), UNIT]),
+                    "<dict>:6: rod[0].segment[0].lenght: unknown key; did you mean \"length\"?"),
+    "plural table name": (dict(rods=[UNIT, UNIT], gauges=[dict(rod=0, x=0)]),
+                          "<dict>:11: gauges: unknown key; did you mean \"gauge\"?"),
+    "one rod, free ends": (dict(rods=[UNIT], gauge=[dict(rod=0, x=0)]), "<dict>:1: rod: a chain needs at least 2 rods, got 1"),
 }
 
 
@@ -100,6 +136,39 @@ def test_dict_errors_are_the_cli_message_for_the_same_toml(name, tmp_path):
     path = tmp_path / "dict.toml"
     path.write_text(e.value.toml)
     assert cli_error("run", path) == expected.replace("<dict>", str(path), 1)
+
+
+def test_load_files_are_relative_to_the_working_directory(tmp_path, monkeypatch):
+    """A dict has no file of its own: a [[load]] file it names is found from the working directory."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(rc.CaseError) as e:
+        rc.Case(rods=[UNIT], load=[dict(end="left", quantity="force", file="pulse.csv")])
+    assert str(e.value) == "<dict>:9: load[0].file: pulse.csv: no such file"
+    (tmp_path / "pulse.csv").write_text("time,value\n0,-1\n0.5,-1\n")
+    case = rc.Case(rods=[UNIT], load=[dict(end="left", quantity="force", file="pulse.csv")])
+    assert [(load["time"].tolist(), load["value"].tolist()) for load in case.loads] == [([0, 0.5], [-1, -1])]
+
+
+def test_samples_raise_value_error_with_the_cli_message():
+    path = CASE_FILES[0].parent / "ends" / "split_hopkinson_bar.toml"
+    for samples in (1, 100_001, -1):
+        with pytest.raises(ValueError) as e:
+            rc.run(path, samples=samples)
+        assert f"rodcollide run: --{e.value}" == cli_error("run", path, "--json", "--samples", samples)
+
+
+@pytest.mark.parametrize("path", sorted(set(CASE_FILES) - set(FREE_CASE_FILES)), ids=case_id)
+def test_finite_differences_on_ends_answer_as_the_cli(path):
+    """Whatever the finite-difference solver makes of ends, loads, segments and gauges (docs/case_file.md), Python
+    says the same as `run --json`: the same document, or the same refusal as a ValueError."""
+    args = ["--method", "finite-difference", "--cells", "4"]
+    status, out, err = run_cli("run", path, "--json", *args)
+    if status == 0:
+        assert rc.run(path, method="finite-difference", cells=4).to_dict() == json.loads(out)
+    else:
+        with pytest.raises(ValueError) as e:
+            rc.run(path, method="finite-difference", cells=4)
+        assert (status, out, err) == (2, "", f"rodcollide run: {e.value}\n")
 
 
 def test_keyword_solver_options_are_checked_as_in_solver():

@@ -1,5 +1,6 @@
 """Cases from dicts, text and files agree (docs/python.md): rc.Case(**the file's tables) solves to the
-CLI's JSON for every file in cases/, and the fast path for plain rods (_core.plain_case) builds
+CLI's JSON for every file in cases/ (cases/ends/ too), the views of ends, loads, segments and gauges read back
+as the tables they came from, and the fast path for plain rods (_core.plain_case) builds
 exactly the case the case reader builds from the same values written as TOML."""
 import math
 import random
@@ -20,9 +21,16 @@ def test_dict_input_equals_the_file(path):
     tables = tomllib.loads(path.read_text())
     tables.setdefault("title", path.stem)  # a file's default title is its stem
     case = rc.Case(**tables)  # key "rod", as in the file
-    assert case.rods == rc.load_case(path).rods
-    assert case.solver == rc.load_case(path).solver
+    file = rc.load_case(path)
+    assert case.rods == file.rods and case.segments == file.segments
+    assert case.ends == file.ends and case.gauges == file.gauges
+    assert _points(case.loads) == _points(file.loads)
+    assert case.solver == file.solver
     assert rc.run(case).to_dict() == cli_json("run", path)
+
+
+def _points(loads):
+    return [dict(load, time=load["time"].tolist(), value=load["value"].tolist()) for load in loads]
 
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=case_id)

@@ -1,11 +1,13 @@
-"""rc.run() against `rodcollide run --json` on every file in cases/ (docs/python.md): the same document,
-key for key and value for value, for both solvers and with keyword solver options as the CLI's
-flags; and the physics the outcome must satisfy (Winandy & Leine 2015 §4.2, M(u+ - u-) = W Lambda, energy)."""
+"""rc.run() against `rodcollide run --json` on every file in cases/, cases/ends/ included (docs/python.md): the
+same document, key for key and value for value, for both solvers (finite differences on chains with free ends),
+with keyword solver options and samples= as the CLI's flags; the numpy views (gauges, force histories) are the
+JSON's values; and the physics the outcome must satisfy (Winandy & Leine 2015 §4.2, M(u+ - u-) = W Lambda plus
+the ends' impulses, energy initial + input = rigid + vibration + dropped + radiated)."""
 import numpy as np
 import pytest
 
 import rodcollide as rc
-from conftest import CASE_FILES, case_id, cli_json
+from conftest import CASE_FILES, FREE_CASE_FILES, case_id, cli_json
 
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=case_id)
@@ -15,6 +17,16 @@ def test_run_equals_cli_json(path):
 
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=case_id)
+def test_samples_equal_cli_flag(path):
+    """samples=N is --samples N: force histories on every contact (and wall), N points per gauge."""
+    out = rc.run(path, samples=7)
+    d = out.to_dict()
+    assert d == cli_json("run", path, "--samples", "7")
+    assert all(len(c["force_history"]["time"]) <= 7 for c in d["contacts"] if "force_history" in c)
+    assert all(len(g["time"]) == 7 for g in d.get("gauges", []))
+
+
+@pytest.mark.parametrize("path", FREE_CASE_FILES, ids=case_id)
 def test_finite_differences_equal_cli_json(path):
     out = rc.run(rc.load_case(path), method="finite-difference", cells=200)
     assert out.method == "finite-difference"
@@ -37,21 +49,48 @@ def test_attributes_are_the_json_values(path):
     assert (out.settled, out.end_time, out.last_contact_time) == (d["settled"], d["end_time"], d["last_contact_time"])
     assert out.impact_equation_residual == d["impact_equation_residual"]
     assert (out.title, out.method, out.warnings) == (d["title"], d["method"], d["warnings"])
+    assert out.ends == d.get("ends", [])
+    assert [g.name for g in out.gauges] == [g["name"] for g in d.get("gauges", [])]
+    for g, j in zip(out.gauges, d.get("gauges", [])):
+        assert (g.rod, g.x) == (j["rod"], j["x"])
+        for key in ("time", "velocity", "force", "strain"):
+            assert getattr(g, key).tolist() == j[key]
+    for h, j in zip(out.force_history + out.end_force_history, d["contacts"] + d.get("ends", [])):
+        if h is None:
+            assert "force_history" not in j
+        else:
+            assert (h.time.tolist(), h.force.tolist()) == (j["force_history"]["time"], j["force_history"]["force"])
+
+
+def test_views_are_read_only_and_outlive_their_outcome():
+    out = rc.run(CASE_FILES[0].parent / "ends" / "split_hopkinson_bar.toml", samples=50)
+    force, history = out.gauges[0].force, out.force_history[0].force
+    expected = out.to_dict()["gauges"][0]["force"]
+    del out
+    assert force.tolist() == expected and len(history) > 0
+    with pytest.raises(ValueError):
+        force[0] = 1.0
 
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=case_id)
 def test_impact_equation_and_energy_hold(path):
-    """M(u+ - u-) = W Lambda (contact k pushes rod k left and rod k+1 right) and the energy
-    balance initial = rigid + vibration + dropped, for the exact solver."""
+    """M(u+ - u-) = W Lambda + the ends' impulses (contact k pushes rod k left and rod k+1 right; the
+    left end acts on the first rod, the right end on the last) and the energy balance
+    initial + input = rigid + vibration + dropped + radiated, for the exact solver."""
     out = rc.run(rc.load_case(path))
     m, u0, u1, lam = out.masses, out.initial_velocities, out.final_velocities, out.impulses
     w_lambda = np.zeros_like(m)
     w_lambda[:-1] -= lam
     w_lambda[1:] += lam
-    scale = np.sum(m * np.abs(u0))
+    for end in out.ends:
+        w_lambda[0 if end["side"] == "left" else -1] += end["impulse"]
+    scale = np.sum(m * np.abs(u0)) + sum(abs(end["impulse"]) for end in out.ends)
     assert np.max(np.abs(m * (u1 - u0) - w_lambda)) <= 1e-12 * scale
     e = out.energy
-    assert e["initial"] == pytest.approx(e["final_rigid"] + e["final_vibration"] + e["dropped"], rel=1e-12)
+    supplied = e["initial"] + e.get("input", 0)
+    assert supplied == pytest.approx(e["final_rigid"] + e["final_vibration"] + e["dropped"] + e.get("radiated", 0),
+                                     rel=1e-12)
+    assert ("radiated" in e) == ("input" in e) == bool(out.ends)
     assert np.all(lam >= 0)
 
 

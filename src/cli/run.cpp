@@ -97,9 +97,10 @@ int run_run(const std::vector<std::string>& args) {
     if (!gauges_csv_path.empty() && c.gauges.empty())
         return usage_error("run", "--gauges: the case has no [[gauge]] table");
     const bool want_gauges = !c.gauges.empty() && (json || !gauges_csv_path.empty());
-    if (want_gauges && c.solver.method != Method::characteristics)
-        return usage_error("run", "gauges ([[gauge]]) need method characteristics for now");
-    if (json && (samples_flag || !c.gauges.empty() || c.chain.ends().any())) c.solver.force_samples = samples;
+    if (json)
+        c.solver.force_samples = reported_force_samples(
+            c.chain, !c.gauges.empty(),
+            samples_flag ? std::optional(static_cast<std::size_t>(*samples_flag)) : std::nullopt);
     std::optional<FigureRequest> plot;
     if (vm.count("plot")) {
         plot.emplace();
@@ -125,17 +126,9 @@ int run_run(const std::vector<std::string>& args) {
     std::vector<GaugeSignal> gauges;
     try {
         if (want_gauges) {
-            // The exact field, kept whole, is sampled at each gauge (the solve is the same).
-            // Signals run two transits of the whole chain past settling, or to the horizon.
-            SolverOptions o = c.solver;
-            o.keep_history = true;
-            double transits = 0;
-            for (const Rod& r : c.chain.rods()) transits += r.transit_time();
-            o.record_after_settling = 2 * transits;
-            CharacteristicsSolution s = solve_characteristics(c.chain, o);
+            SolutionWithGauges s = solve_with_gauges(c.chain, c.solver, c.gauges, samples);
             outcome = std::move(s.outcome);
-            const double until = o.end_time ? *o.end_time : outcome.end_time + o.record_after_settling;
-            gauges = sample_gauges(s.field, c.gauges, std::min(until, s.field.valid_until()), samples);
+            gauges = std::move(s.gauges);
         } else if (plot && c.solver.method == Method::characteristics && field_csv.empty()) {
             // One exact solve gives both the outcome and the diagram (recording does not change it).
             try {
