@@ -109,3 +109,19 @@ TEST_CASE("compare and sweep refuse chains with ends or loads; diagrams draw joi
     CHECK(j.str().find("\n2\n") != std::string::npos);  // the joint at x = 1 + 1
     CHECK(w.str().find("\n0\n") != std::string::npos);  // the left wall
 }
+
+TEST_CASE("run with gauges also writes --field-csv, with the gauges' outcome", "[cli][chain-ends]") {
+    // The gauges' solve used to be the only one, so the field file was silently not written.
+    rodcollide::testing::TempDir dir("chain_ends_field");
+    const std::string field = (dir.path() / "field.csv").string();
+    const auto with_field = run_cli("run " + shpb + " --json --samples 20 --field-csv '" + field + "' --field-times 5");
+    REQUIRE(with_field.status == 0);
+    std::ifstream in(field);
+    REQUIRE(in.good());
+    std::string line;
+    std::size_t lines = 0;
+    while (std::getline(in, line)) ++lines;
+    CHECK(lines > 5);
+    const auto alone = run_cli("run " + shpb + " --json --samples 20");
+    CHECK(nlohmann::json::parse(with_field.out) == nlohmann::json::parse(alone.out));
+}

@@ -141,9 +141,11 @@ int run_run(const std::vector<std::string>& args) {
             }
         } else if (field_csv.empty()) {
             outcome = solve(c.chain, c.solver);
-        } else {
+        }
+        // The field's own solve (the gauges' keeps the outcome it already has: the same).
+        if (!field_csv.empty()) {
             SolutionWithField s = solve_with_field(c.chain, c.solver, resolution.times, resolution.positions);
-            outcome = std::move(s.outcome);
+            if (!want_gauges) outcome = std::move(s.outcome);
             field = std::move(s.field);
         }
     } catch (const UnsupportedMethod& e) {
