@@ -117,7 +117,7 @@ public:
             if (forced_contacts_ == 0 && free_flight_ && t >= next_free_flight_) skip_free_flight(t, horizon);
         }
         if (std::isfinite(horizon)) {
-            outcome_ = snapshot(horizon, have_outcome);
+            outcome_ = snapshot(horizon, have_outcome, nullptr, true);
         } else if (!have_outcome) {
             // The event queue ran dry: nothing moves relative to anything any more.
             outcome_ = snapshot(t, true);
@@ -432,11 +432,13 @@ private:
 
     /// The outcome at t; `free_rods`, if given, are the rods' states read earlier in the same
     /// force-free epoch (equal to those at t).
-    Outcome snapshot(double t, bool settled, const std::vector<RodState>* free_rods = nullptr) const {
+    Outcome snapshot(double t, bool settled, const std::vector<RodState>* free_rods = nullptr,
+                     bool at_horizon = false) const {
         SolverReport report;
         report.method = Method::characteristics;
         report.end_time = t;
         report.settled = settled;
+        report.at_horizon = at_horizon;
         report.rods = free_rods ? *free_rods : rod_states(t);
         double created = energy_created_;
         for (std::size_t j = 0; j < junctions_.size(); ++j) created += energy_created_since_accounted(j, t);

@@ -88,12 +88,13 @@ double settle_bound(const StaggeredGrid& grid) {
 
 /// The outcome from the grid's state; reported at `end_time` (default: the grid's time).
 Outcome snapshot(const StaggeredGrid& grid, bool settled, const std::vector<std::string>& warnings,
-                 std::optional<double> end_time = std::nullopt) {
+                 std::optional<double> end_time = std::nullopt, bool at_horizon = false) {
     const Chain& chain = grid.chain();
     SolverReport report;
     report.method = Method::finite_difference;
     report.end_time = end_time.value_or(grid.time());
     report.settled = settled;
+    report.at_horizon = at_horizon;
     for (std::size_t i = 0; i < chain.size(); ++i) {
         // The element holds what its ends emitted over the last transit time (exact at Courant 1);
         // its vibration is their energy about their own mean.
@@ -229,7 +230,8 @@ FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& 
         if (options.progress && (grid.steps() & 0x3fff) == 0) options.progress(grid.time(), grid.steps());
     }
     // With a horizon the outcome is evaluated there, settled or not (as the exact solver does).
-    if (std::isfinite(horizon) || !outcome) outcome = snapshot(grid, outcome.has_value(), warnings);
+    if (std::isfinite(horizon) || !outcome)
+        outcome = snapshot(grid, outcome.has_value(), warnings, std::nullopt, std::isfinite(horizon));
 
     FiniteDifferenceSolution s{std::move(*outcome), grid.layout(), grid.contact_events(), grid.off_grid_closings(),
                                std::nullopt};

@@ -9,11 +9,37 @@
 
 namespace rodcollide {
 
+namespace {
+
+/// A rod held at a fixed end never moves freely: its momentum oscillates about its mean, 0, for
+/// ever (its displacement stays bounded, docs/physics.md §8.2), so the settled outcome reports that
+/// mean: final velocity 0, its whole energy as vibration, and the fixed end's impulse as the mean
+/// of its oscillation, which is what balances the rod's momentum (I - p(t): the rod's p(t) is the
+/// end's impulse so far minus its mean). A rod held at both ends shares the correction equally:
+/// only the sum of the two impulses is determined by the mean motion.
+void report_held_rods_by_mean_motion(const Chain& chain, SolverReport& report) {
+    for (ChainSide side : {ChainSide::left, ChainSide::right}) {
+        if (chain.ends()[side].kind != EndKind::fixed) continue;
+        const std::size_t i = side == ChainSide::left ? 0 : chain.size() - 1;
+        const bool both = chain.size() == 1 && chain.ends()[ChainSide::left].kind == EndKind::fixed &&
+                          chain.ends()[ChainSide::right].kind == EndKind::fixed;
+        RodState& rod = report.rods[i];
+        const double p = both ? rod.momentum / 2 : rod.momentum;
+        (side == ChainSide::left ? report.left_end : report.right_end).impulse -= p;
+        if (both && side == ChainSide::left) continue;  // the rod's own state once, below
+        rod.vibration_energy += rigid_energy(chain[i].mass(), rod.momentum / chain[i].mass());
+        rod.momentum = 0;
+    }
+}
+
+}  // namespace
+
 Outcome build_outcome(const Chain& chain, const ContactHistory& contacts, SolverReport report) {
     Outcome o;
     o.method = report.method;
     o.end_time = report.end_time;
     o.settled = report.settled;
+    if (report.settled && !report.at_horizon) report_held_rods_by_mean_motion(chain, report);
     for (std::size_t i = 0; i < chain.size(); ++i) {
         RodOutcome ro;
         ro.mass = chain[i].mass();

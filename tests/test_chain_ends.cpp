@@ -5,6 +5,7 @@
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/characteristics.hpp"
 #include "rodcollide/gauges.hpp"
+#include "rodcollide/outcome_builder.hpp"
 #include "rodcollide/solve.hpp"
 
 #include <catch2/catch.hpp>
@@ -287,4 +288,42 @@ TEST_CASE("every case in cases/ends balances momentum and energy through its end
         CHECK_THROWS_AS(solve(c.chain, fd), UnsupportedMethod);
     }
     CHECK(count >= 1);
+}
+
+TEST_CASE("a rod held at a fixed end reports its mean motion once settled, its state at a horizon", "[chain-ends][held]") {
+    // A striker (Z = 1) on a stiffer held rod (Z = 2): it rebounds and leaves the held rod vibrating,
+    // with a momentum that oscillates about 0 for ever (docs/physics.md §8.2).
+    ChainEnds ends;
+    ends.right.kind = EndKind::fixed;
+    const Chain chain({uniform(1, 1, 1), uniform(0.7, 2)}, ends);
+    const Outcome settled = solve_exact(chain).outcome;
+    REQUIRE(settled.settled);
+    const double m0 = chain[0].mass(), m1 = chain[1].mass();
+    CHECK(settled.rods[1].final_velocity == 0);
+    CHECK(settled.rods[0].final_velocity < -0.5);
+    CHECK(settled.rods[1].vibration_energy > 0.2 * settled.energy.initial);
+    // The end's impulse is the mean of its oscillation: what balances the rods' momenta.
+    CHECK(settled.ends[1].impulse ==
+          Approx(m0 * (settled.rods[0].final_velocity - 1) + m1 * settled.rods[1].final_velocity).epsilon(exact));
+    check_energy_balance(settled);
+
+    SolverOptions later;
+    later.end_time = 10.3;  // after the last contact, the held rod mid-oscillation
+    const Outcome at = solve_exact(chain, later).outcome;
+    CHECK(std::abs(at.rods[1].final_velocity) > 1e-3);  // its momentum at that instant
+    CHECK(at.rods[0].final_velocity == Approx(settled.rods[0].final_velocity).epsilon(exact));
+    const auto total = [&](const Outcome& o) {
+        return rigid_energy(m1, o.rods[1].final_velocity) + o.rods[1].vibration_energy;
+    };
+    CHECK(total(at) == Approx(total(settled)).epsilon(exact));
+    CHECK(at.ends[1].impulse - m1 * at.rods[1].final_velocity == Approx(settled.ends[1].impulse).epsilon(exact));
+    check_energy_balance(at);
+
+    // A lone held rod: it settles at once, and its whole energy is vibration about rest.
+    ChainEnds left;
+    left.left.kind = EndKind::fixed;
+    const Outcome alone = solve_exact(Chain({uniform(1, 1, -1)}, left)).outcome;
+    CHECK(alone.rods[0].final_velocity == 0);
+    CHECK(alone.rods[0].vibration_energy == Approx(0.5).epsilon(exact));
+    CHECK(alone.ends[0].impulse == Approx(1).epsilon(exact));
 }

@@ -32,6 +32,9 @@ struct SolverReport {
     Method method = Method::characteristics;
     double end_time = 0;  ///< when the outcome is taken [s]; the contact records are read there
     bool settled = false; ///< proven that no contact can happen after end_time
+    /// Taken at the user's horizon (SolverOptions::end_time): every rod's state at that time, as
+    /// asked; otherwise at the settling time, where a rod held at a fixed end reports its mean motion.
+    bool at_horizon = false;
     std::vector<RodState> rods;
     /// Energy the solver's own approximations added, when it accounts for them exactly
     /// (characteristics: dropped fronts) [J]; then energy.dropped = -energy_created. Without it
