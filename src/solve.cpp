@@ -55,4 +55,27 @@ SolutionWithField solve_with_field(const Chain& chain, const SolverOptions& opti
     return {std::move(s.outcome), std::move(field)};
 }
 
+SolutionWithWaveField solve_with_wave_field(const Chain& chain, const SolverOptions& options,
+                                            const std::vector<std::size_t>& rods) {
+    validate(options);
+    if (options.method == Method::finite_difference) {
+        FiniteDifferenceSolution s = solve_finite_difference(chain, options, std::nullopt, rods);
+        return {std::move(s.outcome), s.wave_field ? std::move(*s.wave_field) : WaveField(chain)};
+    }
+    SolverOptions o = options;
+    o.keep_history = true;
+    CharacteristicsSolution s = solve_characteristics(chain, o);
+    return {std::move(s.outcome), std::move(s.field)};
+}
+
+SolutionWithGauges solve_with_gauges(const Chain& chain, const SolverOptions& options, const std::vector<Gauge>& gauges,
+                                     std::size_t samples, std::optional<double> t_end) {
+    std::vector<std::size_t> rods;
+    for (const Gauge& g : gauges) rods.push_back(g.rod);
+    SolutionWithWaveField s = solve_with_wave_field(chain, options, rods);
+    const double recorded = s.outcome.end_time + (s.outcome.settled ? options.record_after_settling : 0.0);
+    const double end = std::min(t_end.value_or(options.end_time.value_or(recorded)), s.field.valid_until());
+    return {std::move(s.outcome), sample_gauges(s.field, gauges, end, samples)};
+}
+
 }  // namespace rodcollide

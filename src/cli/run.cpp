@@ -44,7 +44,9 @@ Gauges ([[gauge]] in the case file) record velocity, force and strain at a point
 writes them as one CSV (time, then NAME_velocity, NAME_force, NAME_strain per gauge), and --json
 adds "gauges". With --json, contacts and walls get a "force_history" when --samples is given or
 the case has gauges or ends that are not free. Signals and histories have at most --samples
-points each (default 1000, at most 100000); gauges need the characteristics method.
+points each (default 1000, at most 100000). Gauge signals run to the horizon ([solver] end_time)
+or two transits of the whole chain past settling. With --method finite-difference they are read
+from the grid's element ends (exact at Courant 1; docs/finite_difference.md "Gauges").
 
 examples:
   rodcollide run cases/seed000_three_rods.toml
@@ -53,6 +55,7 @@ examples:
   rodcollide run cases/saint_venant_short_striker.toml --method finite-difference --cells 200
   rodcollide run cases/seed000_two_rods.toml --method finite-difference --field-csv field.csv
   rodcollide run cases/ends/split_hopkinson_bar.toml --gauges shpb.csv
+  rodcollide run cases/ends/split_hopkinson_bar.toml --method finite-difference --gauges shpb-fd.csv
 )";
 
 int run_run(const std::vector<std::string>& args) {
@@ -97,8 +100,6 @@ int run_run(const std::vector<std::string>& args) {
     if (!gauges_csv_path.empty() && c.gauges.empty())
         return usage_error("run", "--gauges: the case has no [[gauge]] table");
     const bool want_gauges = !c.gauges.empty() && (json || !gauges_csv_path.empty());
-    if (want_gauges && c.solver.method != Method::characteristics)
-        return usage_error("run", "gauges ([[gauge]]) need method characteristics for now");
     if (json && (samples_flag || !c.gauges.empty() || c.chain.ends().any())) c.solver.force_samples = samples;
     std::optional<FigureRequest> plot;
     if (vm.count("plot")) {
@@ -125,17 +126,14 @@ int run_run(const std::vector<std::string>& args) {
     std::vector<GaugeSignal> gauges;
     try {
         if (want_gauges) {
-            // The exact field, kept whole, is sampled at each gauge (the solve is the same).
             // Signals run two transits of the whole chain past settling, or to the horizon.
             SolverOptions o = c.solver;
-            o.keep_history = true;
             double transits = 0;
             for (const Rod& r : c.chain.rods()) transits += r.transit_time();
             o.record_after_settling = 2 * transits;
-            CharacteristicsSolution s = solve_characteristics(c.chain, o);
+            SolutionWithGauges s = solve_with_gauges(c.chain, o, c.gauges, samples);
             outcome = std::move(s.outcome);
-            const double until = o.end_time ? *o.end_time : outcome.end_time + o.record_after_settling;
-            gauges = sample_gauges(s.field, c.gauges, std::min(until, s.field.valid_until()), samples);
+            gauges = std::move(s.gauges);
         } else if (plot && c.solver.method == Method::characteristics && field_csv.empty()) {
             // One exact solve gives both the outcome and the diagram (recording does not change it).
             try {
