@@ -212,6 +212,10 @@ FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& 
     const double record_until = options.record_until.value_or(0);
     const auto max_steps = static_cast<std::size_t>(largest_cell_updates / grid.layout().step_cost());
     SettlingWatch settling;
+    const bool anechoic = chain.ends().left.kind == EndKind::anechoic || chain.ends().right.kind == EndKind::anechoic;
+    const std::size_t retry = layout.shortest_rod_cells;  // steps per shortest transit time
+    bool radiated = false;        // an anechoic end radiated during the last step
+    std::size_t since_bound = 0;  // steps since the last bound
     std::optional<Outcome> outcome;
     while (true) {
         const double t = grid.time();
@@ -227,10 +231,24 @@ FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& 
             t >= std::max(record_until, outcome->end_time + options.record_after_settling))
             break;
         // Settling: nothing carries force during the step and the bound holds from here on.
-        if (grid.prepare_step())
+        if (grid.prepare_step()) {
             settling.force_carried();
-        else if (!outcome)
-            settling.force_free([&] { return grid.release_time(); });
+        } else if (!outcome) {
+            // A bound the rods' motion could not prove yet (a rod with an anechoic end still
+            // holding what has to leave, docs/physics.md §8.2) is taken again as that leaves, as the
+            // exact solver does at each radiating event: at once when the end stops radiating, and
+            // once per shortest transit time meanwhile (a bound costs a pass over the cells; what
+            // bounces between a rod's joints may leave below the radiation band). A proven bound
+            // already waits for what has to leave.
+            const bool stopped = radiated && !grid.radiating();
+            radiated = grid.radiating();
+            if (anechoic && !std::isfinite(settling.settle_time()) && (stopped || ++since_bound >= retry))
+                settling.force_carried();
+            settling.force_free([&] {
+                since_bound = 0;
+                return grid.release_time();
+            });
+        }
         // Settled at t itself: preparing the step left the cells as they are at t.
         if (!outcome && settling.settle_time() <= t + 1e-9 * dt) outcome = snapshot(grid, options, true, warnings);
         if (grid.steps() >= max_steps)

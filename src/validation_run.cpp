@@ -60,10 +60,14 @@ private:
     std::map<std::string, SweepResult> sweeps_;
 
     static std::string label(const Check& c) {
-        if (c.x) return fmt::format("{}(x={:g}, t={:g})", c.quantity, *c.x, *c.t);
-        if (c.contact) return fmt::format("{}[{}]", c.quantity, *c.contact);
+        // An outcome from the other solver than the case's says so.
+        const std::string by = c.kind == Kind::outcome && c.method && *c.method != c.case_data->solver.method
+                                   ? fmt::format(" [{}]", to_string(*c.method))
+                                   : "";
+        if (c.x) return fmt::format("{}(x={:g}, t={:g}){}", c.quantity, *c.x, *c.t, by);
+        if (c.contact) return fmt::format("{}[{}]{}", c.quantity, *c.contact, by);
         if (c.quantity == "distance") return fmt::format("distance({})", c.law.law);
-        return c.quantity;
+        return c.quantity + by;
     }
 
     static SolverOptions solver_of(const Check& c, std::optional<Method> method) {

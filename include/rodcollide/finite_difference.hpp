@@ -111,8 +111,11 @@ public:
     /// step) and records what passes through the chain's ends from t^n on; the cells are left
     /// unchanged, and calling it again before finish_step() changes nothing. Returns whether
     /// anything acts during the step that voids a settling bound: a contact or wall carrying force,
-    /// a load, or an anechoic end carrying force (beyond the contact rule's rounding band).
+    /// or a load.
     bool prepare_step();
+    /// Whether an anechoic end carries force during the prepared step, beyond the contact rule's
+    /// rounding band (energy leaves).
+    bool radiating() const { return radiating_; }
     /// Applies the prepared junctions and advances the interior to t^(n+1).
     void finish_step();
     /// Keep every contact's and wall's force, step by step, for Outcome force histories.
@@ -180,6 +183,7 @@ private:
     ChainEndState ends_;
     std::vector<Prepared> prepared_;  // per junction
     bool is_prepared_ = false;
+    bool radiating_ = false;
     std::size_t steps_ = 0;
     std::size_t off_grid_closings_ = 0;
     std::size_t off_grid_load_steps_ = 0;
