@@ -251,6 +251,13 @@ FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& 
         }
         // Settled at t itself: preparing the step left the cells as they are at t.
         if (!outcome && settling.settle_time() <= t + 1e-9 * dt) outcome = snapshot(grid, options, true, warnings);
+        if (grid.steps() >= max_steps && outcome && !std::isfinite(horizon)) {
+            // Settled, and only recording (gauges, fields) goes on: it ends here, the outcome stands.
+            outcome->warnings.push_back(fmt::format(
+                "finite differences: recording past settling stopped at t = {:g}, at the work limit of {:.0e} "
+                "cell-updates; use fewer cells for longer records", t, largest_cell_updates));
+            break;
+        }
         if (grid.steps() >= max_steps)
             throw SolverLimitExceeded(fmt::format(
                 "finite differences: reached the work limit of {:.0e} cell-updates ({} steps of {} cells) at "
