@@ -7,7 +7,6 @@
 #include "rodcollide/field_samples.hpp"
 #include "rodcollide/finite_difference.hpp"
 #include "rodcollide/output_file.hpp"
-#include "rodcollide/characteristics.hpp"
 #include "rodcollide/gauges.hpp"
 #include "rodcollide/report.hpp"
 #include "rodcollide/solve.hpp"
