@@ -1,6 +1,8 @@
-// State at the chain's ends for the exact solver (chain_end_state.hpp; docs/physics.md §8).
+// State at the chain's ends for both solvers (chain_end_state.hpp; docs/physics.md §8).
 #include "rodcollide/chain_end_state.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -35,6 +37,41 @@ std::optional<JunctionResponse> ChainEndState::loaded_response(std::size_t j, co
     if (e->next_step == 0 || e->next_step == e->steps.time.size()) return std::nullopt;  // before or after
     return loaded_end_response(e->load->quantity, e->steps.value[e->next_step - 1], in.z_left, in.alpha_in,
                                in.z_right, in.beta_in);
+}
+
+std::optional<ChainEndState::LoadedStep> ChainEndState::loaded_response_over(std::size_t j, const JunctionArrivals& in,
+                                                                             double t, double dt, double tolerance) {
+    End* e = end_at(j);
+    if (!e || !e->load) return std::nullopt;
+    const std::vector<double>& time = e->steps.time;
+    const std::vector<double>& value = e->steps.value;
+    const double end = t + dt;
+    // Where a time falls in the step, as a fraction: 0 and 1 exactly for times on its ends.
+    const auto fraction = [&](double s) {
+        if (std::abs(s - t) <= tolerance) return 0.0;
+        if (std::abs(s - end) <= tolerance) return 1.0;
+        return std::clamp((s - t) / dt, 0.0, 1.0);
+    };
+    const auto after_start = static_cast<std::size_t>(std::upper_bound(time.begin(), time.end(), t + tolerance) - time.begin());
+    const auto by_end = static_cast<std::size_t>(std::upper_bound(time.begin(), time.end(), end + tolerance) - time.begin());
+    // Step k holds value[k] from time[k] to time[k + 1]; the last time frees the end.
+    double share = 0, weighted = 0;
+    for (std::size_t k = after_start ? after_start - 1 : 0; k + 1 < time.size() && k < by_end; ++k) {
+        const double d = fraction(time[k + 1]) - fraction(time[k]);
+        share += d;
+        weighted += d * value[k];
+    }
+    bool inside = false;
+    for (std::size_t k = after_start; k < by_end; ++k) inside = inside || fraction(time[k]) < 1;
+    LoadedStep step;
+    step.share = share;
+    step.inside = inside;
+    step.stepped = share > 0 || by_end != e->next_step;
+    e->next_step = by_end;
+    if (share > 0)
+        step.response = loaded_end_response(e->load->quantity, weighted / share, in.z_left, in.alpha_in, in.z_right,
+                                            in.beta_in);
+    return step;
 }
 
 bool ChainEndState::update(std::size_t j, const JunctionResponse& r, double t) {

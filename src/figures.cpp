@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -34,7 +35,9 @@ std::string figure_title(const std::string& case_title, FigureKind kind) {
     return fmt::format("{} — {}", case_title, to_string(kind));
 }
 
-bool accepts_finite_difference(FigureKind kind) { return kind == FigureKind::velocity || kind == FigureKind::force; }
+bool accepts_finite_difference(FigureKind kind) {
+    return kind == FigureKind::velocity || kind == FigureKind::force || kind == FigureKind::gauges;
+}
 
 namespace {
 
@@ -62,6 +65,14 @@ SolverOptions recording(const Chain& chain, SolverOptions o, std::optional<doubl
 FigureSource solve_figure(const Chain& chain, const SolverOptions& options, const FigureRequest& request) {
     std::optional<double> t_end = checked_end(options, request);
     FigureSource source;
+    if (request.kind == FigureKind::gauges) {
+        std::vector<std::size_t> rods;
+        for (const Gauge& g : request.gauges) rods.push_back(g.rod);
+        SolutionWithWaveField s = solve_with_wave_field(chain, recording(chain, options, t_end), rods);
+        source.t_end = std::min(t_end.value_or(default_diagram_end_time(s.outcome, chain)), s.field.valid_until());
+        source.wave_field = std::move(s.field);
+        return source;
+    }
     if (!accepts_finite_difference(request.kind)) {
         SolverOptions exact = recording(chain, options, t_end);
         exact.method = Method::characteristics;
@@ -109,7 +120,7 @@ Figure draw_solved_figure(const Chain& chain, const FigureSource& source, const 
             break;
         }
         case FigureKind::gauges:
-            figure.files = plot_gauges(sample_gauges(source.exact.value().field, request.gauges, figure.t_end,
+            figure.files = plot_gauges(sample_gauges(source.wave_field.value(), request.gauges, figure.t_end,
                                                      request.gauge_samples),
                                        request.image, request.plot);
             break;

@@ -1,9 +1,11 @@
 // Finite-difference solve (finite_difference.hpp): runs a StaggeredGrid until no contact can
-// provably happen again (settling.hpp, the exact solver's rule), to a horizon, or to the work
-// limit; then builds the Outcome and, when asked, the decimated field history.
+// provably happen again and nothing more arrives at or leaves an anechoic end (settling.hpp, the
+// exact solver's rule), to a horizon, or to the work limit; then builds the Outcome (at the
+// settling time itself, inside the last step) and, when asked, the decimated field history and the
+// wave field of chosen rods (grid_wave_field.hpp).
 #include "rodcollide/finite_difference.hpp"
 
-#include "rodcollide/solve.hpp"
+#include "grid_wave_field.hpp"
 
 #include "rodcollide/invariant_energy.hpp"
 #include "rodcollide/outcome_builder.hpp"
@@ -22,10 +24,12 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 
 /// The duration the up-front work estimate assumes: the horizon if given, else two transit
 /// times of the longest rod (about the least a collision of touching rods lasts), or
-/// record_until if longer.
+/// record_until, or the end of the last load, if longer.
 double planned_duration(const Chain& chain, const SolverOptions& options) {
     if (options.end_time) return *options.end_time;
-    return std::max(2 * chain.longest_transit_time(), options.record_until.value_or(0.0));
+    double loads = 0;
+    for (const Load& l : chain.ends().loads) loads = std::max(loads, l.end_time());
+    return std::max({2 * chain.longest_transit_time(), options.record_until.value_or(0.0), loads});
 }
 
 }  // namespace
@@ -49,7 +53,7 @@ GridLayout starting_grid(const Chain& chain, const SolverOptions& options, std::
     // at least that long, and a default that cannot finish is worse than a coarser one.
     double ratio_sum = 0, chain_transit = 0;
     for (const Element& e : chain.elements()) {
-        ratio_sum += e.transit_time / chain.shortest_transit_time();
+        ratio_sum += e.transit_time / shortest_element_transit_time(chain);
         chain_transit += e.transit_time;
     }
     const double default_duration = options.end_time ? duration : std::max(duration, chain_transit);
@@ -79,33 +83,36 @@ GridLayout starting_grid(const Chain& chain, const SolverOptions& options, std::
 
 namespace {
 
-/// With no contact carrying force at the grid's time: the earliest time from which none can.
-double settle_bound(const StaggeredGrid& grid) {
-    std::vector<FreeRodMotion> rods;
-    for (std::size_t i = 0; i < grid.chain().size(); ++i) rods.push_back(grid.free_motion(i));
-    return chain_release_time(grid.time(), rods, grid.contacts().gaps(grid.time()), contact_tolerances(grid.chain()));
-}
-
-/// The outcome from the grid's state; reported at `end_time` (default: the grid's time).
-Outcome snapshot(const StaggeredGrid& grid, bool settled, const std::vector<std::string>& warnings,
-                 std::optional<double> end_time = std::nullopt, bool at_horizon = false) {
+/// The outcome from the grid's state at t^n - lag (0 <= lag <= dt: the settling time falls inside
+/// the last step; nothing but the chain's ends acts there, linearly in time).
+Outcome snapshot(const StaggeredGrid& grid, const SolverOptions& options, bool settled,
+                 const std::vector<std::string>& warnings, double lag = 0, bool at_horizon = false) {
     const Chain& chain = grid.chain();
     SolverReport report;
     report.method = Method::finite_difference;
-    report.end_time = end_time.value_or(grid.time());
+    report.end_time = grid.time() - lag;
     report.settled = settled;
     report.at_horizon = at_horizon;
     for (std::size_t i = 0; i < chain.size(); ++i) {
-        // The element holds what its ends emitted over the last transit time (exact at Courant 1);
-        // its vibration is their energy about their own mean.
-        const std::size_t e = sole_element(chain, i);
-        const Element& el = chain.elements()[e];
-        const ArrivalWindow alpha = grid.alpha_emitted(e), beta = grid.beta_emitted(e);
+        // Each element holds what its ends emitted over the last transit time (exact at Courant
+        // 1); the rod's vibration is their energy about the rod's mean invariant.
+        const RodWindows w = grid.rod_windows(i, lag);
+        const auto elements = chain.element_indices(i);
+        double mean = 0;
+        for (std::size_t k = 0; k < elements.size(); ++k) {
+            const Element& el = chain.elements()[elements[k]];
+            const double element_mean = invariant_mean(w.alpha[k], w.beta[k], el.transit_time);
+            mean += elements.size() == 1 ? element_mean : el.mass * element_mean / chain[i].mass();
+        }
         RodState rod;
-        rod.momentum = grid.momentum(e);
-        rod.vibration_energy = invariant_energy(el.impedance, alpha, beta, invariant_mean(alpha, beta, el.transit_time));
+        rod.momentum = w.momentum;
+        for (std::size_t k = 0; k < elements.size(); ++k)
+            rod.vibration_energy += invariant_energy(chain.elements()[elements[k]].impedance, w.alpha[k], w.beta[k], mean);
         report.rods.push_back(rod);
     }
+    report.left_end = grid.end_report(ChainSide::left, report.end_time);
+    report.right_end = grid.end_report(ChainSide::right, report.end_time);
+    report.force_samples = options.force_samples;
     const GridLayout& g = grid.layout();
     // The self-check's slack for one grid run (outcome_check.cpp); solve_finite_difference
     // replaces it by the run's error estimate.
@@ -192,33 +199,64 @@ private:
 }  // namespace
 
 FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& options, const GridLayout& layout,
-                                       std::optional<FieldResolution> field, std::vector<std::string> warnings) {
+                                       std::optional<FieldResolution> field, std::vector<std::string> warnings,
+                                       const std::vector<std::size_t>& field_rods) {
     StaggeredGrid grid(chain, layout);
+    if (options.force_samples) grid.record_forces();
     std::optional<FieldRecorder> recorder;
     if (field) recorder.emplace(grid, *field);
+    std::optional<GridWaveField> wave_field;
+    if (!field_rods.empty()) wave_field.emplace(chain, field_rods, options.max_fronts);
 
     const double dt = grid.layout().time_step;
     const double horizon = options.end_time.value_or(inf);
     const double record_until = options.record_until.value_or(0);
     const auto max_steps = static_cast<std::size_t>(largest_cell_updates / grid.layout().step_cost());
     SettlingWatch settling;
+    const bool anechoic = chain.ends().left.kind == EndKind::anechoic || chain.ends().right.kind == EndKind::anechoic;
+    const std::size_t retry = layout.shortest_rod_cells;  // steps per shortest transit time
+    bool radiated = false;        // an anechoic end radiated during the last step
+    std::size_t since_bound = 0;  // steps since the last bound
     std::optional<Outcome> outcome;
     while (true) {
         const double t = grid.time();
         if (recorder) recorder->record(grid);
-        if (t > horizon - 0.5 * dt) break;  // the grid time nearest the horizon
-        // Settled: no contact carries force and the bound holds from here on.
-        if (grid.prepare_step())
-            settling.force_carried();
-        else if (!outcome)
-            settling.force_free([&] { return settle_bound(grid); });
-        // At the first grid time at or after the bound (rounding may put it a hair after a grid
-        // time). From the bound on, momenta and the rods' contents are those of free rods, so the
-        // outcome is reported at the bound itself, as the exact solver does.
+        // Settled within the last step (the bound was taken at a grid time before it, from which
+        // nothing but the chain's ends acts): the outcome at the bound itself, as the exact solver
+        // reports it.
         const double settle_time = settling.settle_time();
-        if (!outcome && settle_time <= t + 1e-9 * dt) outcome = snapshot(grid, true, warnings, std::min(t, settle_time));
-        if (outcome && !std::isfinite(horizon) && t >= record_until) {
-            grid.finish_step();  // logs the contact events decided at t (openings at the last contact)
+        if (!outcome && settle_time <= t + 1e-9 * dt)
+            outcome = snapshot(grid, options, true, warnings, std::clamp(t - settle_time, 0.0, dt));
+        if (t > horizon - 0.5 * dt) break;  // the grid time nearest the horizon
+        if (outcome && !std::isfinite(horizon) &&
+            t >= std::max(record_until, outcome->end_time + options.record_after_settling))
+            break;
+        // Settling: nothing carries force during the step and the bound holds from here on.
+        if (grid.prepare_step()) {
+            settling.force_carried();
+        } else if (!outcome) {
+            // A bound the rods' motion could not prove yet (a rod with an anechoic end still
+            // holding what has to leave, docs/physics.md §8.2) is taken again as that leaves, as the
+            // exact solver does at each radiating event: at once when the end stops radiating, and
+            // once per shortest transit time meanwhile (a bound costs a pass over the cells; what
+            // bounces between a rod's joints may leave below the radiation band). A proven bound
+            // already waits for what has to leave.
+            const bool stopped = radiated && !grid.radiating();
+            radiated = grid.radiating();
+            if (anechoic && !std::isfinite(settling.settle_time()) && (stopped || ++since_bound >= retry))
+                settling.force_carried();
+            settling.force_free([&] {
+                since_bound = 0;
+                return grid.release_time();
+            });
+        }
+        // Settled at t itself: preparing the step left the cells as they are at t.
+        if (!outcome && settling.settle_time() <= t + 1e-9 * dt) outcome = snapshot(grid, options, true, warnings);
+        if (grid.steps() >= max_steps && outcome && !std::isfinite(horizon)) {
+            // Settled, and only recording (gauges, fields) goes on: it ends here, the outcome stands.
+            outcome->warnings.push_back(fmt::format(
+                "finite differences: recording past settling stopped at t = {:g}, at the work limit of {:.0e} "
+                "cell-updates; use fewer cells for longer records", t, largest_cell_updates));
             break;
         }
         if (grid.steps() >= max_steps)
@@ -227,15 +265,17 @@ FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& 
                 "t = {:g} without settling; use fewer cells or set [solver] end_time", largest_cell_updates,
                 grid.steps(), grid.layout().total_cells(), t));
         grid.finish_step();
+        if (wave_field) wave_field->record(grid, t);
         if (options.progress && (grid.steps() & 0x3fff) == 0) options.progress(grid.time(), grid.steps());
     }
     // With a horizon the outcome is evaluated there, settled or not (as the exact solver does).
     if (std::isfinite(horizon) || !outcome)
-        outcome = snapshot(grid, outcome.has_value(), warnings, std::nullopt, std::isfinite(horizon));
+        outcome = snapshot(grid, options, outcome.has_value(), warnings, 0, std::isfinite(horizon));
 
     FiniteDifferenceSolution s{std::move(*outcome), grid.layout(), grid.contact_events(), grid.off_grid_closings(),
-                               std::nullopt};
+                               grid.off_grid_load_steps(), std::nullopt, std::nullopt};
     if (recorder) s.field = std::move(*recorder).finish();
+    if (wave_field) s.wave_field = std::move(*wave_field).finish(grid.time());
     return s;
 }
 

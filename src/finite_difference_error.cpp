@@ -69,8 +69,8 @@ GridLayout finer_grid(const Chain& chain, const GridLayout& fine) {
 }  // namespace
 
 FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const SolverOptions& options,
-                                                 std::optional<FieldResolution> field) {
-    require_finite_difference_support(chain);
+                                                 std::optional<FieldResolution> field,
+                                                 const std::vector<std::size_t>& field_rods) {
     std::vector<std::string> warnings;
     const GridLayout first = starting_grid(chain, options, warnings);
     if (field) validate(*field);
@@ -78,12 +78,12 @@ FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const Solve
     const double scale = chain.velocity_scale();
     const double target = finite_difference_accuracy * scale;
 
-    FiniteDifferenceSolution fine = solve_on_grid(chain, options, first, field, warnings);
+    FiniteDifferenceSolution fine = solve_on_grid(chain, options, first, field, warnings, field_rods);
     double spent = work_done(fine);
     double estimate = std::numeric_limits<double>::infinity();
     std::size_t coarse_cells = 0;
-    if (first.exact() && fine.off_grid_closings == 0) {
-        // Courant 1 in every rod and every event on a grid time: the run is the method of
+    if (fine.exact()) {
+        // Courant 1 in every element and every event on a grid time: the run is the method of
         // characteristics on its lattice, exact to rounding (docs/finite_difference.md).
         estimate = characteristics_rounding * scale;
     } else if (const std::optional<GridLayout> coarse_grid = coarser_grid(chain, first)) {
@@ -107,7 +107,7 @@ FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const Solve
         const double ratio = static_cast<double>(next->shortest_rod_cells) / static_cast<double>(fine.grid.shortest_rod_cells);
         if (spent + ratio * ratio * work_done(fine) > largest_cell_updates) break;
         try {
-            FiniteDifferenceSolution finer = solve_on_grid(chain, options, *next, field, warnings);
+            FiniteDifferenceSolution finer = solve_on_grid(chain, options, *next, field, warnings, field_rods);
             spent += work_done(finer);
             estimate = richardson_estimate(finer, fine, scale);
             coarse_cells = fine.grid.shortest_rod_cells;

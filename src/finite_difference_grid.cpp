@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace rodcollide {
@@ -31,13 +32,19 @@ std::size_t common_denominator(const std::vector<double>& ratios, std::size_t q_
 
 }  // namespace
 
+double shortest_element_transit_time(const Chain& chain) {
+    double t = std::numeric_limits<double>::infinity();
+    for (const Element& e : chain.elements()) t = std::min(t, e.transit_time);
+    return t;
+}
+
 std::size_t GridLayout::total_cells() const { return std::accumulate(cells.begin(), cells.end(), std::size_t{0}); }
 
 double GridLayout::courant_min() const { return *std::min_element(courant.begin(), courant.end()); }
 
 GridLayout choose_grid(const Chain& chain, std::size_t cells) {
     if (cells == 0) cells = default_cells;
-    const double t_min = chain.shortest_transit_time();
+    const double t_min = shortest_element_transit_time(chain);
     std::vector<double> ratios;  // per element
     double ratio_sum = 0;
     for (const Element& e : chain.elements()) {

@@ -56,21 +56,33 @@ SolutionWithField solve_with_field(const Chain& chain, const SolverOptions& opti
     return {std::move(s.outcome), std::move(field)};
 }
 
-SolutionWithGauges solve_with_gauges(const Chain& chain, const SolverOptions& options, const std::vector<Gauge>& gauges,
-                                     std::size_t samples) {
+SolutionWithWaveField solve_with_wave_field(const Chain& chain, const SolverOptions& options,
+                                            const std::vector<std::size_t>& rods) {
     validate(options);
-    input::require("samples", input::integer_within(samples, 2, largest_samples));
-    if (options.method != Method::characteristics)
-        throw UnsupportedMethod("gauges ([[gauge]]) need method characteristics for now");
+    if (options.method == Method::finite_difference) {
+        FiniteDifferenceSolution s = solve_finite_difference(chain, options, std::nullopt, rods);
+        return {std::move(s.outcome), s.wave_field ? std::move(*s.wave_field) : WaveField(chain)};
+    }
     SolverOptions o = options;
     o.keep_history = true;
+    CharacteristicsSolution s = solve_characteristics(chain, o);
+    return {std::move(s.outcome), std::move(s.field)};
+}
+
+SolutionWithGauges solve_with_gauges(const Chain& chain, const SolverOptions& options, const std::vector<Gauge>& gauges,
+                                     std::size_t samples, std::optional<double> t_end) {
+    validate(options);
+    input::require("samples", input::integer_within(samples, 2, largest_samples));
+    SolverOptions o = options;
     double transits = 0;
     for (const Rod& r : chain.rods()) transits += r.transit_time();
-    o.record_after_settling = 2 * transits;
-    CharacteristicsSolution s = solve_characteristics(chain, o);
-    const double until = o.end_time ? *o.end_time : s.outcome.end_time + o.record_after_settling;
-    std::vector<GaugeSignal> signals = sample_gauges(s.field, gauges, std::min(until, s.field.valid_until()), samples);
-    return {std::move(s.outcome), std::move(signals)};
+    o.record_after_settling = 2 * transits;  // the vibration left after the last contact
+    std::vector<std::size_t> rods;
+    for (const Gauge& g : gauges) rods.push_back(g.rod);
+    SolutionWithWaveField s = solve_with_wave_field(chain, o, rods);
+    const double recorded = s.outcome.end_time + (s.outcome.settled ? o.record_after_settling : 0.0);
+    const double end = std::min(t_end.value_or(o.end_time.value_or(recorded)), s.field.valid_until());
+    return {std::move(s.outcome), sample_gauges(s.field, gauges, end, samples)};
 }
 
 std::size_t reported_force_samples(const Chain& chain, bool has_gauges, std::optional<std::size_t> samples) {

@@ -1,7 +1,9 @@
 // One step of the staggered velocity-force scheme (finite_difference.hpp; docs/finite_difference.md
 // derives the end treatment). Each element (elements.hpp) is a grid of its own; junction j sits at
 // the left end of element j and the right end of element j-1, as in the exact solver. Its response
-// comes from interface.hpp and a contact's history goes to its ContactRecord.
+// comes from interface.hpp (every junction kind: contacts, welded joints, fixed, wall and anechoic
+// ends), a load's from chain_end_state.hpp, a contact's or wall's history goes to its
+// ContactRecord and what passes through the chain's ends to its EndFlux: the exact solver's code.
 //
 // Invariants arriving at a face. The half-cell update of an end face,
 //   N_end^(n+1/2) - N_end^(n-1/2) = 2 kappa (mean of v_end over the two half steps - v_last^n),
@@ -12,9 +14,12 @@
 // rules applied with impedances kappa close it.
 #include "rodcollide/finite_difference.hpp"
 
+#include "rodcollide/free_rod_motion.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <new>
 #include <numeric>
 #include <stdexcept>
@@ -38,13 +43,14 @@ struct CacheAligned {
 
 using AlignedVector = std::vector<double, CacheAligned<double>>;
 
-/// The values one rod end emitted over the last transit time T, one per step (the oldest only
-/// partly inside the window when T / dt is not whole).
+/// The values one element end emitted over the last transit time T and one step more, one per
+/// step (value k from the newest holds over [t - (k+1) dt, t - k dt)), so that what the element
+/// holds can be read at any time in the last step (window()).
 class EmissionHistory {
 public:
     EmissionHistory(double initial, double transit_time, double dt)
-        : values_(std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(transit_time / dt - 1e-9))), initial),
-          oldest_duration_(std::max(0.0, transit_time - static_cast<double>(values_.size() - 1) * dt)),
+        : values_(std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(transit_time / dt - 1e-9))) + 1, initial),
+          transit_time_(transit_time),
           dt_(dt) {}
 
     void push(double value) {
@@ -52,19 +58,29 @@ public:
         if (++next_ == values_.size()) next_ = 0;
     }
 
-    /// Oldest first: the order in which the values arrive at the other end.
-    ArrivalWindow window() const {
+    /// The newest value (emitted over the last step).
+    double newest() const { return values_[(next_ + values_.size() - 1) % values_.size()]; }
+
+    /// What was emitted over [t - lag - T, t - lag) (t the grid's time, 0 <= lag <= dt), oldest
+    /// first: the order in which the values arrive at the other end.
+    ArrivalWindow window(double lag = 0) const {
         ArrivalWindow w;
-        w.reserve(values_.size());
-        for (std::size_t k = 0; k < values_.size(); ++k)
-            w.push_back({k == 0 ? oldest_duration_ : dt_, values_[(next_ + k) % values_.size()]});
+        double cover = transit_time_;
+        for (std::size_t k = 1; k <= values_.size() && cover > 0; ++k) {
+            double piece = k == 1 ? dt_ - lag : dt_;  // the newest value holds up to t - lag
+            // A remainder within rounding of a step belongs to it: no sliver pieces.
+            if (cover - piece <= 1e-9 * dt_) piece = cover;
+            if (piece > 0) w.push_back({piece, values_[(next_ + values_.size() - k) % values_.size()]});
+            cover -= piece;
+        }
+        std::reverse(w.begin(), w.end());
         return w;
     }
 
 private:
     std::vector<double> values_;
     std::size_t next_ = 0;  // the oldest value, overwritten next
-    double oldest_duration_;
+    double transit_time_;
     double dt_;
 };
 
@@ -86,8 +102,10 @@ void advance_interior(double* __restrict v, double* __restrict force, std::size_
     for (std::size_t k = velocities_done; k < n; ++k) v[k] += b * (force[k + 1] - force[k]);
 }
 
-/// (1 - theta) a + theta b, field by field.
+/// (1 - theta) a + theta b, field by field; a or b themselves for theta 0 or 1.
 JunctionResponse blend(const JunctionResponse& a, const JunctionResponse& b, double theta) {
+    if (theta == 0) return a;
+    if (theta == 1) return b;
     auto mix = [theta](double x, double y) { return x + theta * (y - x); };
     JunctionResponse r;
     r.beta_to_left = mix(a.beta_to_left, b.beta_to_left);
@@ -115,7 +133,8 @@ struct StaggeredGrid::ElementCells {
 };
 
 StaggeredGrid::StaggeredGrid(const Chain& chain, GridLayout layout)
-    : chain_(chain), layout_(std::move(layout)), tolerances_(contact_tolerances(chain_)), contacts_(chain_) {
+    : chain_(chain), layout_(std::move(layout)), tolerances_(contact_tolerances(chain_)), contacts_(chain_),
+      ends_(chain_) {
     const std::vector<Element>& elements = chain_.elements();
     if (layout_.cells.size() != elements.size()) throw std::invalid_argument("StaggeredGrid: layout does not fit the chain");
     const double dt = layout_.time_step;
@@ -167,7 +186,9 @@ StaggeredGrid::Prepared StaggeredGrid::contact_response(JunctionKind kind, const
 
 bool StaggeredGrid::prepare_step() {
     const std::vector<Junction>& junctions = chain_.junctions();
+    const double t = time(), dt = layout_.time_step;
     bool forced = false;
+    radiating_ = false;
     for (std::size_t j = 0; j < junctions.size(); ++j) {
         const Junction& q = junctions[j];
         // Invariants arriving at the junction's faces at t^(n+1/2) (see the file comment).
@@ -182,15 +203,32 @@ bool StaggeredGrid::prepare_step() {
             in.z_right = right.kappa;
             in.beta_in = 2 * right.v.front() - right.alpha_out;
         }
+        in.outside = q.outside_velocity;
         Prepared& p = prepared_[j];
         const std::ptrdiff_t k = contacts_.contact_at(j);
-        if (k < 0) {
+        if (k >= 0) {
+            p = contact_response(q.kind, contacts_[static_cast<std::size_t>(k)], in);
+            forced = forced || p.response.force != 0;
+        } else {
             p = {};
             p.response = junction_response(q.kind, false, in);
-            continue;
+            // A load acts on a free end for its share of the step, the end is free for the rest:
+            // the step's impulse is that of the load's steps, as in the exact solver.
+            if (const auto load = ends_.loaded_response_over(j, in, t, dt, off_grid_tolerance * dt)) {
+                p.response = blend(p.response, load->response, load->share);
+                p.load_inside = load->inside;
+                forced = forced || load->stepped;
+            }
         }
-        p = contact_response(q.kind, contacts_[static_cast<std::size_t>(k)], in);
-        forced = forced || p.response.force != 0;
+        // What passes through the chain's ends from t on. Radiation is reported apart from the
+        // return value (solve_on_grid decides what it voids): rounding, and at Courant < 1 the
+        // grid's own short waves, keep an anechoic end's force from ever being 0, so it counts
+        // when the arriving invariant is further from the continuation's than the contact rule's
+        // band (1e-10 V; N = Z (outside - arriving)/2), the band within which a rod is quiet.
+        ends_.update(j, p.response, t);
+        if (q.kind == JunctionKind::anechoic_end)
+            radiating_ = radiating_ ||
+                         std::abs(p.response.force) > 0.5 * (q.left >= 0 ? in.z_left : in.z_right) * tolerances_.velocity;
     }
     is_prepared_ = true;
     return forced;
@@ -217,6 +255,7 @@ void StaggeredGrid::finish_step() {
             right.alpha_out = p.response.alpha_to_right;
             right.alpha_emitted.push(alpha_of(p.response.velocity_right, force, right.impedance));
         }
+        if (p.load_inside) ++off_grid_load_steps_;
         const std::ptrdiff_t k = contacts_.contact_at(j);
         if (k < 0) continue;
         ContactRecord& contact = contacts_[static_cast<std::size_t>(k)];
@@ -230,24 +269,54 @@ void StaggeredGrid::finish_step() {
     ++steps_;
 }
 
+void StaggeredGrid::record_forces() {
+    for (std::size_t k = 0; k < contacts_.size(); ++k) contacts_[k].record_forces();
+}
+
 std::span<const double> StaggeredGrid::velocity(std::size_t e) const { return {cells_[e].v.data(), cells_[e].n}; }
 
 std::span<const double> StaggeredGrid::force(std::size_t e) const {
     return {cells_[e].force.data(), cells_[e].n + 1};
 }
 
-double StaggeredGrid::momentum(std::size_t e) const {
+double StaggeredGrid::momentum(std::size_t e, double lag) const {
     const ElementCells& c = cells_[e];
-    return c.cell_mass * std::accumulate(c.v.begin(), c.v.end(), 0.0);
+    // The last step's end forces act uniformly over it (the interior ones cancel in the sum).
+    return c.cell_mass * std::accumulate(c.v.begin(), c.v.end(), 0.0) - lag * (c.force[c.n] - c.force[0]);
 }
 
-ArrivalWindow StaggeredGrid::alpha_emitted(std::size_t e) const { return cells_[e].alpha_emitted.window(); }
+ArrivalWindow StaggeredGrid::alpha_emitted(std::size_t e, double lag) const { return cells_[e].alpha_emitted.window(lag); }
 
-ArrivalWindow StaggeredGrid::beta_emitted(std::size_t e) const { return cells_[e].beta_emitted.window(); }
+ArrivalWindow StaggeredGrid::beta_emitted(std::size_t e, double lag) const { return cells_[e].beta_emitted.window(lag); }
+
+double StaggeredGrid::newest_alpha_emitted(std::size_t e) const { return cells_[e].alpha_emitted.newest(); }
+
+double StaggeredGrid::newest_beta_emitted(std::size_t e) const { return cells_[e].beta_emitted.newest(); }
+
+RodWindows StaggeredGrid::rod_windows(std::size_t rod, double lag) const {
+    RodWindows w;
+    for (std::size_t e : chain_.element_indices(rod)) {
+        w.momentum += momentum(e, lag);
+        w.alpha.push_back(alpha_emitted(e, lag));
+        w.beta.push_back(beta_emitted(e, lag));
+    }
+    return w;
+}
 
 FreeRodMotion StaggeredGrid::free_motion(std::size_t rod) const {
-    const std::size_t e = sole_element(chain_, rod);
-    return {momentum(e) / chain_[rod].mass(), alpha_emitted(e), beta_emitted(e), std::nullopt, 0};
+    // At Courant < 1 leapfrog keeps short waves of its own where fronts were made: near 2 cells
+    // per wavelength they barely move, so a rod with an anechoic end never empties of them
+    // (docs/finite_difference.md "Settling"). An exact grid has none.
+    return free_rod_motion(chain_, rod, rod_windows(rod), time(), tolerances_.velocity, !layout_.exact());
 }
+
+double StaggeredGrid::release_time() const {
+    if (ends_.load_acting(time())) return std::numeric_limits<double>::infinity();
+    std::vector<FreeRodMotion> rods;
+    for (std::size_t i = 0; i < chain_.size(); ++i) rods.push_back(free_motion(i));
+    return chain_release_time(time(), rods, contacts_.gaps(time()), ends_.wall_gaps(contacts_, time()), tolerances_);
+}
+
+EndReport StaggeredGrid::end_report(ChainSide side, double t) const { return ends_.report(side, t); }
 
 }  // namespace rodcollide

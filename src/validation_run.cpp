@@ -3,7 +3,6 @@
 // same case, and scores it against the reference into PASS/FAIL rows.
 #include "rodcollide/validation.hpp"
 
-#include "rodcollide/characteristics.hpp"
 #include "rodcollide/compare.hpp"
 #include "rodcollide/impact_matrices.hpp"
 #include "rodcollide/laws/properties.hpp"
@@ -17,6 +16,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numeric>
 
 namespace rodcollide::validation {
 
@@ -60,10 +60,14 @@ private:
     std::map<std::string, SweepResult> sweeps_;
 
     static std::string label(const Check& c) {
-        if (c.x) return fmt::format("{}(x={:g}, t={:g})", c.quantity, *c.x, *c.t);
-        if (c.contact) return fmt::format("{}[{}]", c.quantity, *c.contact);
+        // An outcome from the other solver than the case's says so.
+        const std::string by = c.kind == Kind::outcome && c.method && *c.method != c.case_data->solver.method
+                                   ? fmt::format(" [{}]", to_string(*c.method))
+                                   : "";
+        if (c.x) return fmt::format("{}(x={:g}, t={:g}){}", c.quantity, *c.x, *c.t, by);
+        if (c.contact) return fmt::format("{}[{}]{}", c.quantity, *c.contact, by);
         if (c.quantity == "distance") return fmt::format("distance({})", c.law.law);
-        return c.quantity;
+        return c.quantity + by;
     }
 
     static SolverOptions solver_of(const Check& c, std::optional<Method> method) {
@@ -82,15 +86,22 @@ private:
 
     std::vector<double> outcome_quantity(const Check& c) {
         if (c.x) {
+            // The wave field of either solver (the grid's is rebuilt from its element ends).
             SolverOptions o = solver_of(c, c.method);
             o.record_until = std::max(*c.t, 1e-300);
-            const CharacteristicsSolution s = solve_characteristics(c.case_data->chain, o);
+            std::vector<std::size_t> rods(c.case_data->chain.size());
+            std::iota(rods.begin(), rods.end(), std::size_t{0});
+            const SolutionWithWaveField s = solve_with_wave_field(c.case_data->chain, o, rods);
             if (*c.t > s.field.valid_until())
                 throw std::runtime_error(fmt::format("the field is known only until t = {:g}", s.field.valid_until()));
             const PointState p = s.field.state_at(*c.x, *c.t);
             return {c.quantity == "velocity" ? p.velocity : c.quantity == "strain" ? p.strain : p.force};
         }
-        const Outcome& o = outcome(c, c.method);
+        return outcome_values(c, outcome(c, c.method));
+    }
+
+    /// A quantity of an outcome (not a field quantity).
+    static std::vector<double> outcome_values(const Check& c, const Outcome& o) {
         const EnergyBalance& e = o.energy;
         if (c.quantity == "final_velocities") return list(o.final_velocities());
         if (c.quantity == "impulses") return list(o.impulses());
@@ -183,8 +194,7 @@ private:
     }
 
     std::vector<double> cross_quantity(const Check& c, Method method) {
-        const Outcome& o = outcome(c, method);
-        return list(c.quantity == "final_velocities" ? o.final_velocities() : o.impulses());
+        return outcome_values(c, outcome(c, method));
     }
 
 public:

@@ -63,6 +63,14 @@ inline void check_simultaneous_openings(const std::vector<ContactEvent>& events,
     CHECK(openings[1] == openings[0]);
 }
 
+/// The energy balance with ends (docs/physics.md §8.4): initial + input = rigid + vibration +
+/// dropped + radiated, to rounding.
+inline void check_energy_balance(const Outcome& o) {
+    const EnergyBalance& e = o.energy;
+    const double scale = std::max({e.initial + e.input, 1e-300});
+    CHECK(std::abs(e.initial + e.input - (e.final_rigid + e.final_vibration + e.dropped + e.radiated)) <= 1e-12 * scale);
+}
+
 /// Every example case in cases/, loaded, in file-name order (there are at least 7).
 inline std::vector<Case> load_example_cases() {
     std::vector<std::filesystem::path> files;

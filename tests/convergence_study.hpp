@@ -37,6 +37,23 @@ inline std::vector<StudyChain> study_chains() {
     };
 }
 
+/// With segments and end conditions (docs/physics.md §8): a striker on a stepped rod whose joint
+/// is incommensurate (no gap: Courant < 1 dispersion only), and a stepped rod on a wall at a gap
+/// (closings and openings between grid times).
+inline std::vector<StudyChain> end_study_chains() {
+    const double sqrt2 = std::sqrt(2.0);
+    Rod stepped = make_rod(0, 0);
+    stepped.segments = {{1, 1, 1, 1}, {sqrt2, 2, 1, 1}};
+    Rod falling = stepped;
+    falling.velocity = -1;
+    ChainEnds wall;
+    wall.left = {EndKind::wall, 0.1};
+    return {
+        {"striker on a stepped rod, segments 1 : sqrt 2, sections 1 : 2", Chain({make_rod(1, 1), stepped})},
+        {"stepped rod on a wall at gap 0.1", Chain({falling}, wall)},
+    };
+}
+
 struct ErrorAt {
     double mean = 0;   ///< over N .. N+7
     double worst = 0;  ///< over N .. N+7

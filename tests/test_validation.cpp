@@ -10,6 +10,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
 
 using namespace rodcollide;
 using namespace rodcollide::validation;
@@ -256,13 +259,23 @@ source = "cross-check: the exact solver against itself (a test of the runner onl
 TEST_CASE("validation: the shipped suite loads and covers every file in cases/", "[validation]") {
     const Suite suite = load_suite(fs::path(RODCOLLIDE_SOURCE_DIR) / "validation");
     CHECK(suite.checks.size() > 100);
-    std::size_t case_files = 0;
-    for (const auto& e : fs::directory_iterator(fs::path(RODCOLLIDE_SOURCE_DIR) / "cases"))
-        case_files += e.path().extension() == ".toml";
-    std::size_t cross = 0;
+    std::set<std::pair<std::string, std::string>> cross;  // (case, quantity) of the solver cross-checks
     for (const Check& c : suite.checks) {
-        cross += c.kind == Kind::cross_method;
+        if (c.kind == Kind::cross_method) cross.insert({c.case_data->path.lexically_normal().string(), c.quantity});
         CHECK_FALSE(c.source.empty());
     }
-    CHECK(cross == 2 * case_files);  // final velocities and impulses of each
+    // Both solvers on every example: final velocities and impulses, and what passes through the
+    // ends of those in cases/ends.
+    std::size_t case_files = 0;
+    for (const char* dir : {"cases", "cases/ends"})
+        for (const auto& e : fs::directory_iterator(fs::path(RODCOLLIDE_SOURCE_DIR) / dir)) {
+            if (e.path().extension() != ".toml") continue;
+            ++case_files;
+            INFO(e.path().string());
+            const std::string path = e.path().lexically_normal().string();
+            std::vector<std::string> quantities = {"final_velocities", "impulses"};
+            if (std::string(dir) == "cases/ends") quantities.insert(quantities.end(), {"end_impulses", "energy_radiated"});
+            for (const std::string& q : quantities) CHECK(cross.count({path, q}) == 1);
+        }
+    CHECK(case_files >= 12);
 }

@@ -13,7 +13,9 @@ int main() {
     using namespace rodcollide;
     using namespace rodcollide::testing;
     const std::vector<std::size_t> cells = {50, 100, 200, 400, 800, 1600, 3200};
-    for (const StudyChain& c : study_chains()) {
+    std::vector<StudyChain> chains = study_chains();
+    for (StudyChain& c : end_study_chains()) chains.push_back(std::move(c));
+    for (const StudyChain& c : chains) {
         const Outcome exact = solve_characteristics(c.chain, {}).outcome;
         fmt::print("\n{}\n\n| cells N | mean error | max error | order | mean energy drift |\n|---:|---:|---:|---:|---:|\n", c.name);
         double previous = 0;

@@ -1,6 +1,7 @@
-// The exact solver's state at the chain's two end junctions (docs/physics.md §8): where each
-// load is in its steps (LoadSteps), and what has passed through each end (EndFlux). The physics
-// of each end is interface.hpp's; this is bookkeeping around it.
+// Both solvers' state at the chain's two end junctions (docs/physics.md §8): where each load is in
+// its steps (LoadSteps), and what has passed through each end (EndFlux). The physics of each end is
+// interface.hpp's; this is bookkeeping around it. The exact solver asks for a load at its event
+// times (loaded_response), a stepping solver for its share of each time step (loaded_response_over).
 #pragma once
 
 #include "rodcollide/chain.hpp"
@@ -25,6 +26,20 @@ public:
     /// answers then). A load acts from its first time to its last.
     std::optional<JunctionResponse> loaded_response(std::size_t j, const JunctionArrivals& in, double t,
                                                     double tolerance);
+    /// A stepping solver's load over its step [t, t + dt] at junction j (nothing if no load is
+    /// given there): the share of the step during which the load acts, and the response at the
+    /// mean of its steps over that share (the same steps as the exact solver's, so the impulse is
+    /// the same). Step times within `tolerance` [s] of t or t + dt count as on them. Leaves the end
+    /// as it is at t + dt (load_acting(), next_load_time()); calling it again for the same step
+    /// gives the same answer.
+    struct LoadedStep {
+        double share = 0;         ///< in [0, 1]: 0 before the load's first time and after its last
+        JunctionResponse response;  ///< valid when share > 0
+        bool inside = false;      ///< a step of the load starts strictly inside the time step
+        bool stepped = false;     ///< the load acts in the step or reaches a step time: a settling bound is void
+    };
+    std::optional<LoadedStep> loaded_response_over(std::size_t j, const JunctionArrivals& in, double t, double dt,
+                                                   double tolerance);
     /// Records the response of junction j at t if it is an end of the chain. True when that voids
     /// a settling bound: a load stepped, or an anechoic end carries force (energy leaves).
     bool update(std::size_t j, const JunctionResponse& r, double t);

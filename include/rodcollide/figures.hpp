@@ -29,7 +29,7 @@ std::optional<FigureKind> parse_figure_kind(const std::string& name);
 /// Picture title: "<case title> — <kind>".
 std::string figure_title(const std::string& case_title, FigureKind kind);
 
-/// Whether a kind can use the finite-difference solver's field (velocity and force can; the
+/// Whether a kind can use the finite-difference solver (velocity, force and gauges can; the
 /// characteristics and displacement diagrams need the exact wave field).
 bool accepts_finite_difference(FigureKind kind);
 
@@ -65,13 +65,16 @@ struct FigureSource {
     std::optional<CharacteristicsSolution> exact;
     /// Velocity and force over [0, t_end], for those plots (field_times x field_positions at most).
     std::optional<FieldSamples> field;
+    /// Gauges: the wave field of the gauges' rods through t_end, from options.method
+    /// (solve_with_wave_field).
+    std::optional<WaveField> wave_field;
 };
 
 /// Field sampling grid of the velocity and force plots (about one sample per 1.5 pixels).
 inline constexpr std::size_t figure_field_times = 401, figure_field_positions = 600;
 
 /// Solves what `request` needs: the exact solver (characteristics, displacement) or
-/// options.method (velocity, force), recording through request.t_end or, by default, one longest
+/// options.method (velocity, force, gauges), recording through request.t_end or, by default, one longest
 /// transit time past settling (default_diagram_end_time). One solve, except for a grid figure
 /// without t_end: the grid is planned for the run's length, so a first solve finds it. Throws
 /// UnsupportedMethod, SolverLimitExceeded, InvalidResolution, and std::invalid_argument for a bad

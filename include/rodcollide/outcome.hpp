@@ -90,7 +90,7 @@ struct SolverStats {
     // Finite differences only (0 for characteristics):
     std::size_t steps = 0;         ///< time steps taken
     std::size_t cells = 0;         ///< cells in all rods
-    std::size_t shortest_rod_cells = 0;  ///< cells in the rod with the shortest transit time
+    std::size_t shortest_rod_cells = 0;  ///< cells in the rod or segment with the shortest transit time
     double time_step = 0;          ///< dt [s]
     double courant_min = 0;        ///< smallest c dt / h over the rods (1: exact)
     /// Finite differences: cells in the shortest rod of the coarser run the error estimate

@@ -21,11 +21,6 @@ public:
     using std::invalid_argument::invalid_argument;
 };
 
-/// The finite-difference solver does not carry segments, fixed, wall or anechoic ends, or loads
-/// yet (docs/finite_difference.md): throws UnsupportedMethod naming the first such feature of
-/// `chain`, rather than solving a different problem.
-void require_finite_difference_support(const Chain& chain);
-
 /// Solves with options.method. Throws InvalidInput for options validate(SolverOptions) refuses,
 /// UnsupportedMethod, SolverLimitExceeded, and for finite differences InvalidResolution
 /// (finite_difference.hpp).
@@ -47,20 +42,33 @@ struct SolutionWithField {
 SolutionWithField solve_with_field(const Chain& chain, const SolverOptions& options, std::size_t times,
                                    std::size_t positions, std::optional<double> t_end = std::nullopt);
 
-/// An outcome with its gauges' signals (gauges.hpp).
+/// An outcome with the wave field (wave_field.hpp) of chosen rods.
+struct SolutionWithWaveField {
+    Outcome outcome;
+    WaveField field;  ///< valid on [0, field.valid_until()]
+};
+
+/// Solves with options.method and keeps the wave field of `rods` (the exact solver keeps every
+/// rod's) over the recorded run: to the outcome's end_time plus options.record_after_settling
+/// once settled, or record_until if later, or the horizon. Characteristics: the exact field.
+/// Finite differences: the field rebuilt from what the rods' element ends emitted
+/// (docs/finite_difference.md "Gauges"), exact at Courant 1. Throws what solve() throws.
+SolutionWithWaveField solve_with_wave_field(const Chain& chain, const SolverOptions& options,
+                                            const std::vector<std::size_t>& rods);
+
+/// An outcome with gauge signals.
 struct SolutionWithGauges {
     Outcome outcome;
     std::vector<GaugeSignal> gauges;
 };
 
 /// The one entry point for gauge signals (`run --gauges`, `run --json`, Python's run()): solves
-/// with options.method, keeping the exact field whole (the outcome is the same), and samples each
-/// gauge at `samples` equally spaced times (2 to largest_samples) from 0 to end_time or, without
-/// one, to two transits of the whole chain past settling, so the signals show the vibration left
-/// (clipped to the recorded field). Only the characteristics solver records gauges so far: finite
-/// differences throw UnsupportedMethod. Throws as solve() does otherwise.
+/// with options.method (solve_with_wave_field: the outcome is the same) and samples each gauge at
+/// `samples` equally spaced times (2 to largest_samples) over [0, t_end]. Without t_end: to the
+/// horizon if options.end_time is set, else to two transits of the whole chain past settling, so
+/// the signals show the vibration left; never past what the run recorded. Throws as solve() does.
 SolutionWithGauges solve_with_gauges(const Chain& chain, const SolverOptions& options, const std::vector<Gauge>& gauges,
-                                     std::size_t samples);
+                                     std::size_t samples, std::optional<double> t_end = std::nullopt);
 
 /// The force-history samples `run --json` records (SolverOptions::force_samples): `samples` when
 /// given (--samples N); else default_samples when the case has gauges or ends that are not free

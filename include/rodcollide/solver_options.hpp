@@ -38,9 +38,10 @@ struct SolverOptions {
     /// Simulate at least until this time [s] even if settled earlier (diagrams need the free
     /// vibration after the collision). Does not change the outcome.
     std::optional<double> record_until;
-    /// Characteristics: simulate at least this long [s] past the time the chain provably settled,
-    /// for a diagram that shows the free vibration after the last contact without a first solve
-    /// to learn when that is. Does not change the outcome.
+    /// Simulate at least this long [s] past the time the chain provably settled, for a diagram or
+    /// gauge signals that show the free vibration after the last contact without a first solve
+    /// to learn when that is. Does not change the outcome. (Finite differences: recording stops
+    /// at the work limit, with a warning.)
     double record_after_settling = 0;
     /// Characteristics: a jump smaller than drop_tolerance * velocity scale is not emitted as a
     /// new front; the energy this changes is accounted for and reported (Outcome::energy.dropped).
@@ -50,7 +51,8 @@ struct SolverOptions {
     /// at 100-200 ns per group (README, "Scaling").
     std::size_t max_events = 300'000'000;
     /// Characteristics: cap on stored fronts (bounded memory: 16 bytes each, about 110 bytes of
-    /// resident memory each at the cap as measured, so the default stays under 1 GB).
+    /// resident memory each at the cap as measured, so the default stays under 1 GB). Finite
+    /// differences: cap on the values of the gauges' wave field (16 bytes each).
     std::size_t max_fronts = 8'000'000;
     /// Keep the whole field history (needed for diagrams and field queries in the past). Without
     /// it only the fronts in flight are stored, so long runs need memory for those only.
@@ -62,7 +64,7 @@ struct SolverOptions {
     /// Called now and then on long runs with the current time [s] and the work done so far
     /// (events or steps); the CLI turns it into a progress line on stderr.
     std::function<void(double, std::size_t)> progress;
-    /// Finite differences: cells in the rod with the shortest transit time (0 = default).
+    /// Finite differences: cells in the rod or segment with the shortest transit time (0 = default).
     std::size_t cells = 0;
     /// Force histories of contacts and walls in the outcome: at most this many samples each
     /// (0: none; CLI --samples with --json). Bounded by largest_samples.

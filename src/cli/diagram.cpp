@@ -40,6 +40,8 @@ Draws a picture of the collision described by the case file CASE, with gnuplot:
                    a few material points as lines, position across and time upward; gaps show
                    as white. Displacements too small or too large to show well are scaled
                    (the subtitle says by how much).
+  gauges           the case's [[gauge]] signals (velocity, force, strain against time), from the
+                   exact solver or, with --method finite-difference, from the grid solver.
 
 Axes read x/l and t c/l when all rods have the same length l and wave speed c, else SI units.
 The diagram ends at --t-end, by default when the chain provably settled plus one longest transit
@@ -119,7 +121,7 @@ int run_diagram(const std::vector<std::string>& args) {
     Case& c = *loaded;
     if (vm.count("method") && c.solver.method == Method::finite_difference && !accepts_finite_difference(request.kind))
         return usage_error("diagram", fmt::format("--kind {} needs the exact wave field: use --method characteristics "
-                                                  "(velocity and force also accept finite-difference)", kind_name));
+                                                  "(velocity, force and gauges also accept finite-difference)", kind_name));
     request.plot.title = figure_title(c.title, request.kind);
     request.gauges = c.gauges;
     if (request.kind == FigureKind::gauges && c.gauges.empty())

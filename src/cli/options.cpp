@@ -153,11 +153,11 @@ void CommonSolverFlags::add_to(po::options_description& options, po::options_des
         ("end-time", po::value<std::string>()->value_name("T"), "stop at this time [s] even if contacts may still happen (settled: false)");
     options.add_options()
         ("method", po::value<std::string>()->value_name("METHOD"), "characteristics (exact, default) or finite-difference")
-        ("cells", po::value<std::string>()->value_name("N"), "finite differences: cells in the rod with the shortest transit time (default 1000)")
+        ("cells", po::value<std::string>()->value_name("N"), "finite differences: cells in the rod or segment with the shortest transit time (default 1000)")
         ("drop-tolerance", po::value<std::string>()->value_name("D"),
          "characteristics: smallest jump kept at a contact, relative to the velocity scale, 0 to 0.01 (default 1e-12)")
         ("max-events", po::value<std::string>()->value_name("N"), "characteristics: cap on event groups (default 3e8)")
-        ("max-fronts", po::value<std::string>()->value_name("N"), "characteristics: cap on stored fronts, 16 bytes each (default 8e6)");
+        ("max-fronts", po::value<std::string>()->value_name("N"), "characteristics: cap on stored fronts, 16 bytes each (default 8e6); finite differences: on the gauges' stored values");
 }
 
 std::optional<int> CommonSolverFlags::read(const std::string& command, const po::variables_map& vm) {

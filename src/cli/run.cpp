@@ -7,7 +7,6 @@
 #include "rodcollide/field_samples.hpp"
 #include "rodcollide/finite_difference.hpp"
 #include "rodcollide/output_file.hpp"
-#include "rodcollide/characteristics.hpp"
 #include "rodcollide/gauges.hpp"
 #include "rodcollide/report.hpp"
 #include "rodcollide/solve.hpp"
@@ -44,7 +43,9 @@ Gauges ([[gauge]] in the case file) record velocity, force and strain at a point
 writes them as one CSV (time, then NAME_velocity, NAME_force, NAME_strain per gauge), and --json
 adds "gauges". With --json, contacts and walls get a "force_history" when --samples is given or
 the case has gauges or ends that are not free. Signals and histories have at most --samples
-points each (default 1000, at most 100000); gauges need the characteristics method.
+points each (default 1000, at most 100000). Gauge signals run to the horizon ([solver] end_time)
+or two transits of the whole chain past settling. With --method finite-difference they are read
+from the grid's element ends (exact at Courant 1; docs/finite_difference.md "Gauges").
 
 examples:
   rodcollide run cases/seed000_three_rods.toml
@@ -53,6 +54,7 @@ examples:
   rodcollide run cases/saint_venant_short_striker.toml --method finite-difference --cells 200
   rodcollide run cases/seed000_two_rods.toml --method finite-difference --field-csv field.csv
   rodcollide run cases/ends/split_hopkinson_bar.toml --gauges shpb.csv
+  rodcollide run cases/ends/split_hopkinson_bar.toml --method finite-difference --gauges shpb-fd.csv
 )";
 
 int run_run(const std::vector<std::string>& args) {
