@@ -47,33 +47,35 @@ class CaseMutator {
 public:
     explicit CaseMutator(std::uint64_t seed) : rng_(seed) {}
 
-    /// One to three structural edits of `text`; the result is at most `max_size` bytes (else
-    /// `text` itself). `bytes`, when given, is a byte-level mutator (LLVMFuzzerMutate) used for
-    /// one input in ten, so the parser still sees broken text.
+    /// One structural edit of `text` (libFuzzer stacks several); the result is at most
+    /// `max_size` bytes (else `text` itself). `bytes`, when given, is a byte-level mutator
+    /// (LLVMFuzzerMutate) used for one input in ten, so the parser still sees broken text.
     std::string mutate(std::string text, std::size_t max_size,
                        const std::function<std::string(std::string, std::size_t)>& bytes = {}) {
         if (bytes && chance(0.1)) return bytes(std::move(text), max_size);
-        std::string out = text;
-        const int edits = 1 + static_cast<int>(below(3));
-        for (int k = 0; k < edits; ++k) {
-            Lines lines = split(out);
-            edit(lines);
-            if (chance(0.9)) first_rod_without_gap(lines);
-            std::string next = join(lines);
-            if (next.size() <= max_size) out = std::move(next);
-        }
-        return out;
+        Lines lines = split(text);
+        edit(lines);
+        if (chance(0.9)) first_rod_without_gap(lines);
+        std::string next = join(lines);
+        return next.size() <= max_size ? next : text;
     }
 
-    /// The tables of `a` up to some point followed by those of `b` from some point (both cut at
-    /// table headers, so each part stays well formed).
+    /// `a` with one block of `b` grafted in: a rod (with its segments), load or gauge of `b` added
+    /// among `a`'s, or a table `a` may hold once ([defaults], [solver], an end) taking the place
+    /// of `a`'s own.
     std::string cross_over(const std::string& a, const std::string& b, std::size_t max_size) {
-        const Lines la = split(a), lb = split(b);
-        const std::vector<std::size_t> ha = blocks(la), hb = blocks(lb);
-        const std::size_t cut_a = pick_cut(ha, la.size()), cut_b = pick_cut(hb, lb.size());
-        Lines out(la.begin(), la.begin() + static_cast<std::ptrdiff_t>(cut_a));
-        out.insert(out.end(), lb.begin() + static_cast<std::ptrdiff_t>(cut_b), lb.end());
-        std::string text = join(out);
+        Lines la = split(a);
+        const Lines lb = split(b);
+        const std::vector<std::size_t> from = blocks(lb);
+        if (from.empty()) return a;
+        const std::size_t begin = pick(from);
+        Lines block(lb.begin() + static_cast<std::ptrdiff_t>(begin), lb.begin() + static_cast<std::ptrdiff_t>(block_end(lb, begin)));
+        if (header_name(block.front()) == "rod") {
+            with_defaults(lb, block);
+            complete_rod(block, numbers(la));
+        }
+        place_table(la, block);
+        std::string text = join(la);
         return text.size() <= max_size ? text : a;
     }
 
@@ -505,14 +507,52 @@ private:
             }
     }
 
-    /// A new table where it cannot swallow other keys: a segment at the end of a rod's (whose own
-    /// length then goes: the segments' sum is its length), a table that can be there once in
-    /// place of the old one, an array table before any block or at the end.
+    /// The rod `block` of `source` with the values it took from `source`'s [defaults] written in
+    /// (not its length when it has segments).
+    static void with_defaults(const Lines& source, Lines& block) {
+        const std::size_t own_end = table_end(block, 0);
+        const bool segments = own_end < block.size();
+        std::vector<std::string> own;
+        for (std::size_t i = 1; i < own_end; ++i)
+            if (!is_comment(block[i]) && block[i].find('=') != std::string::npos) own.push_back(key_of(block[i]));
+        for (std::size_t h : headers(source))
+            if (header_name(source[h]) == "defaults")
+                for (std::size_t i = h + 1; i < table_end(source, h); ++i) {
+                    if (is_comment(source[i]) || source[i].find('=') == std::string::npos) continue;
+                    const std::string key = key_of(source[i]);
+                    if (key == "gap" || (key == "length" && segments) ||
+                        std::find(own.begin(), own.end(), key) != own.end())
+                        continue;
+                    block.insert(block.begin() + 1, source[i]);
+                }
+    }
+
+    /// The rod `block` given each material key it lacks (length only without segments), valued
+    /// like the numbers of the case it joins: a grafted rod took them from its own [defaults].
+    void complete_rod(Lines& block, const std::vector<double>& others) {
+        const std::size_t own_end = table_end(block, 0);
+        std::vector<std::string> own;
+        for (std::size_t i = 1; i < own_end; ++i)
+            if (!is_comment(block[i]) && block[i].find('=') != std::string::npos) own.push_back(key_of(block[i]));
+        for (std::string_view key : {"length", "area", "density", "youngs_modulus"})
+            if ((key != "length" || own_end == block.size()) && std::find(own.begin(), own.end(), key) == own.end())
+                block.insert(block.begin() + 1,
+                             std::string(key) + " = " + shortest(others.empty() ? 1.0 : std::abs(pick(others))));
+    }
+
+    /// A new table, placed by place_table.
     void add_table(Lines& lines, const std::vector<double>& others) {
         const std::vector<std::size_t> h = headers(lines);
         const bool has_defaults =
             std::any_of(h.begin(), h.end(), [&](std::size_t i) { return header_name(lines[i]) == "defaults"; });
-        const Lines table = new_table(others, has_defaults);
+        place_table(lines, new_table(others, has_defaults));
+    }
+
+    /// Puts `table` (a header and its keys) where it cannot swallow other keys: a segment at the
+    /// end of a rod's (whose own length then goes: the segments' sum is its length), a table that
+    /// can be there once in place of the old one, an array table before a block or at the end.
+    void place_table(Lines& lines, const Lines& table) {
+        if (table.empty() || !is_header(table.front())) return;
         const std::string name = header_name(table.front());
         std::size_t at = lines.size();
         if (name == "rod.segment") {
@@ -523,19 +563,19 @@ private:
             const std::size_t rod = pick(rods);
             at = block_end(lines, rod);
             for (std::size_t i = rod + 1; i < table_end(lines, rod); ++i)
-                if (key_of(lines[i]) == "length") {
+                if (!is_comment(lines[i]) && key_of(lines[i]) == "length") {
                     lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(i));
                     --at;
                     break;
                 }
-        } else if (table.front().find("[[") == std::string::npos) {
-            for (std::size_t i : headers(lines))
-                if (header_name(lines[i]) == name) {
-                    lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(i), lines.begin() + static_cast<std::ptrdiff_t>(table_end(lines, i)));
-                    break;
-                }
-            at = pick_cut(blocks(lines), lines.size());
         } else {
+            if (table.front().find("[[") == std::string::npos)
+                for (std::size_t i : headers(lines))
+                    if (header_name(lines[i]) == name) {
+                        lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(i),
+                                    lines.begin() + static_cast<std::ptrdiff_t>(table_end(lines, i)));
+                        break;
+                    }
             at = pick_cut(blocks(lines), lines.size());
         }
         lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at), table.begin(), table.end());

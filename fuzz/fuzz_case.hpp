@@ -46,14 +46,15 @@ struct Counts {
 inline SolverOptions bounded(const Case& c, Method method) {
     SolverOptions o = c.solver;
     o.method = method;
-    o.max_events = std::min<std::size_t>(o.max_events, 2000);
+    o.max_events = std::min<std::size_t>(o.max_events, 20000);
     o.max_fronts = std::min<std::size_t>(o.max_fronts, 20000);
     if (method == Method::finite_difference) {
-        // 4 cells in the shortest rod, and at most ~2e5 cell-updates.
+        // 4 cells in the shortest rod, and at most ~5e4 cell-updates per grid (a horizon of
+        // hundreds of transit times).
         o.cells = std::min<std::size_t>(o.cells ? o.cells : 4, 4);
         double cells = 0;
         for (const Rod& r : c.chain.rods()) cells += 4 * r.transit_time() / c.chain.shortest_transit_time();
-        const double steps = 2e5 / std::max(cells, 1.0);
+        const double steps = 5e4 / std::max(cells, 1.0);
         const double horizon = steps * c.chain.shortest_transit_time() / 4;
         o.end_time = std::min(o.end_time.value_or(horizon), horizon);
         o.record_until.reset();

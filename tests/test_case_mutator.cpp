@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -72,16 +73,22 @@ TEST_CASE("a mutation is the same for the same seed, and within the size allowed
     }
 }
 
-TEST_CASE("crossover joins the tables of one case to those of another, cut at table headers", "[fuzz][mutator]") {
+TEST_CASE("crossover grafts one block of a case into another", "[fuzz][mutator]") {
     const std::string a = "title = \"a\"\n[[rod]]\nlength = 1\n[[rod]]\nlength = 2\n";
-    const std::string b = "[defaults]\narea = 3\n[[rod]]\nvelocity = 4\n";
-    for (std::uint64_t seed = 0; seed < 50; ++seed) {
+    const std::string b = "[defaults]\narea = 3\n[[rod]]\nvelocity = 4\ndensity = 7\nyoungs_modulus = 8\n"
+                          "[[rod.segment]]\nlength = 5\n";
+    // A block of b before one of a's tables or at the end: its [defaults], or its rod with its
+    // segment and with the area it took from b's [defaults].
+    const std::string rod = "[[rod]]\narea = 3\nvelocity = 4\ndensity = 7\nyoungs_modulus = 8\n[[rod.segment]]\nlength = 5\n";
+    std::set<std::string> grafts;
+    for (const std::string& block : {std::string("[defaults]\narea = 3\n"), rod})
+        for (std::size_t cut : {a.find("[[rod]]"), a.rfind("[[rod]]"), a.size()})
+            grafts.insert(a.substr(0, cut) + block + a.substr(cut));
+    std::set<std::string> seen;
+    for (std::uint64_t seed = 0; seed < 100; ++seed) {
         const std::string c = CaseMutator(seed).cross_over(a, b, 4096);
-        // Some prefix of a's tables, then some suffix of b's.
-        bool found = false;
-        for (std::size_t i : {std::size_t{0}, a.find("[[rod]]"), a.rfind("[[rod]]"), a.size()})
-            for (std::size_t j : {std::size_t{0}, b.find("[[rod]]"), b.size()})
-                found = found || c == a.substr(0, i) + b.substr(j);
-        CHECK(found);
+        CHECK(grafts.count(c) == 1);
+        seen.insert(c);
     }
+    CHECK(seen == grafts);
 }
