@@ -1,7 +1,8 @@
 // libFuzzer target over case-file text (fuzz_case.hpp says what one input goes through; the
 // structure-aware mutations are case_mutator.hpp's). Built and run by scripts/fuzz.sh;
 // RODCOLLIDE_FUZZ_STATS=1 prints the counts at exit, RODCOLLIDE_FUZZ_STRICT=1 makes a violated
-// invariant (a refusal in the CLI) a crash, to hunt solver defects, and
+// invariant (a refusal in the CLI) a crash, to hunt solver defects, RODCOLLIDE_FUZZ_VIOLATIONS=DIR
+// keeps each input whose outcome violated an invariant in DIR (to look into later), and
 // RODCOLLIDE_FUZZ_BYTES_ONLY=1 leaves mutation to libFuzzer's byte-level mutators (crossover
 // stays line-wise), to compare how far each gets.
 #include "case_mutator.hpp"
@@ -35,6 +36,7 @@ struct Totals : rodcollide::fuzz::Counts {
 } totals;
 
 const bool strict = std::getenv("RODCOLLIDE_FUZZ_STRICT") != nullptr;
+const char* const violations_dir = std::getenv("RODCOLLIDE_FUZZ_VIOLATIONS");
 const bool bytes_only = std::getenv("RODCOLLIDE_FUZZ_BYTES_ONLY") != nullptr;
 
 std::string as_string(const std::uint8_t* data, std::size_t size) {
@@ -57,11 +59,19 @@ extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, st
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text = as_string(data, size);
     bool read = false;
+    const std::size_t violations = totals.violations();
     try {
         read = rodcollide::fuzz::run_case(text, totals, strict);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "defect: %s\n", e.what());
         std::abort();
+    }
+    if (violations_dir && totals.violations() > violations) {
+        const std::string path = std::string(violations_dir) + "/violation-" + std::to_string(std::hash<std::string>{}(text));
+        if (std::FILE* f = std::fopen(path.c_str(), "wb")) {
+            std::fwrite(text.data(), 1, text.size(), f);
+            std::fclose(f);
+        }
     }
     return read || std::hash<std::string>{}(text) % 8 == 0 ? 0 : -1;
 }

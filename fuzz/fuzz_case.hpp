@@ -46,7 +46,7 @@ struct Counts {
 inline SolverOptions bounded(const Case& c, Method method) {
     SolverOptions o = c.solver;
     o.method = method;
-    o.max_events = std::min<std::size_t>(o.max_events, 20000);
+    o.max_events = std::min<std::size_t>(o.max_events, 5000);
     o.max_fronts = std::min<std::size_t>(o.max_fronts, 20000);
     if (method == Method::finite_difference) {
         // 4 cells in the shortest rod, and at most ~5e4 cell-updates per grid (a horizon of
