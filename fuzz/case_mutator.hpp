@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -133,9 +134,10 @@ private:
         while (i < lines.size() && !is_header(lines[i])) ++i;
         return i;
     }
+    /// "rod" for `[[rod]]  # striker`, "rod.segment", "defaults", ...
     static std::string header_name(std::string_view line) {
         std::string name;
-        for (char c : line)
+        for (char c : line.substr(0, line.find('#')))
             if (c != '[' && c != ']' && c != ' ' && c != '\t') name += c;
         return name;
     }

@@ -216,9 +216,9 @@ void Chain::check_scale_ratios() const {
     });
     if (std::abs(widest->velocity) > largest_scale_ratio * scale)
         throw InvalidModel(static_cast<std::size_t>(widest - rods_.begin()), "velocity",
-                           fmt::format("|velocity| {:g} is more than {:g} times the velocity scale (the largest "
-                                       "velocity difference) {:g}; double precision cannot resolve the difference "
-                                       "(subtract a common velocity from every rod)",
+                           fmt::format("|velocity| {:g} is more than {:g} times the velocity scale {:g} (velocity "
+                                       "differences, speeds at non-free ends, what loads drive); double precision "
+                                       "cannot resolve the difference (subtract a common velocity from every rod)",
                                        std::abs(widest->velocity), largest_scale_ratio, scale));
     // Gaps, between rods and to walls: the time they take to close at the velocity scale.
     double gaps = 0, largest = -1;
