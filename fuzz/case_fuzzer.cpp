@@ -2,7 +2,9 @@
 // structure-aware mutations are case_mutator.hpp's). Built and run by scripts/fuzz.sh;
 // RODCOLLIDE_FUZZ_STATS=1 prints the counts at exit, RODCOLLIDE_FUZZ_STRICT=1 makes a violated
 // invariant (a refusal in the CLI) a crash, to hunt solver defects, RODCOLLIDE_FUZZ_VIOLATIONS=DIR
-// keeps each input whose outcome violated an invariant in DIR (to look into later), and
+// keeps each input whose outcome violated an invariant in DIR (to look into later),
+// RODCOLLIDE_FUZZ_DEFECTS=DIR keeps going after a defect that is an exception (not a crash or a
+// sanitizer report): the input goes to DIR, its message to DIR/...txt, and it is counted, and
 // RODCOLLIDE_FUZZ_BYTES_ONLY=1 leaves mutation to libFuzzer's byte-level mutators (crossover
 // stays line-wise), to compare how far each gets.
 #include "case_mutator.hpp"
@@ -18,8 +20,10 @@
 namespace {
 
 struct Totals : rodcollide::fuzz::Counts {
+    std::size_t defects = 0;
     ~Totals() {
         if (!std::getenv("RODCOLLIDE_FUZZ_STATS")) return;
+        if (defects) std::fprintf(stderr, "rodcollide fuzz: %zu defects (kept going; see RODCOLLIDE_FUZZ_DEFECTS)\n", defects);
         std::fprintf(stderr,
                      "rodcollide fuzz: %zu inputs, %zu refused as bad input, %zu with too many rods; %zu outcomes "
                      "accepted (each re-checked), %zu solves stopped at a cap, %zu refused for a violated invariant\n",
@@ -37,6 +41,18 @@ struct Totals : rodcollide::fuzz::Counts {
 
 const bool strict = std::getenv("RODCOLLIDE_FUZZ_STRICT") != nullptr;
 const char* const violations_dir = std::getenv("RODCOLLIDE_FUZZ_VIOLATIONS");
+const char* const defects_dir = std::getenv("RODCOLLIDE_FUZZ_DEFECTS");
+
+void keep(const char* dir, const char* kind, const std::string& text, const std::string& note = {}) {
+    const std::string path = std::string(dir) + "/" + kind + "-" + std::to_string(std::hash<std::string>{}(text));
+    for (const auto& [name, content] : {std::pair{path, &text}, std::pair{path + ".txt", &note}}) {
+        if (content->empty()) continue;
+        if (std::FILE* f = std::fopen(name.c_str(), "wb")) {
+            std::fwrite(content->data(), 1, content->size(), f);
+            std::fclose(f);
+        }
+    }
+}
 const bool bytes_only = std::getenv("RODCOLLIDE_FUZZ_BYTES_ONLY") != nullptr;
 
 std::string as_string(const std::uint8_t* data, std::size_t size) {
@@ -64,15 +80,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         read = rodcollide::fuzz::run_case(text, totals, strict);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "defect: %s\n", e.what());
-        std::abort();
+        if (!defects_dir) std::abort();
+        ++totals.defects;
+        keep(defects_dir, "defect", text, e.what() + std::string("\n"));
+        return -1;
     }
-    if (violations_dir && totals.violations() > violations) {
-        const std::string path = std::string(violations_dir) + "/violation-" + std::to_string(std::hash<std::string>{}(text));
-        if (std::FILE* f = std::fopen(path.c_str(), "wb")) {
-            std::fwrite(text.data(), 1, text.size(), f);
-            std::fclose(f);
-        }
-    }
+    if (violations_dir && totals.violations() > violations) keep(violations_dir, "violation", text);
     return read || std::hash<std::string>{}(text) % 8 == 0 ? 0 : -1;
 }
 

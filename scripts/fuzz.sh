@@ -53,14 +53,27 @@ out=/dev/null
 # run, but worth a look) are kept in $violations.
 violations="$build_dir/violations"
 mkdir -p "$violations"
+# RODCOLLIDE_FUZZ_KEEP_GOING=1: a defect that is an exception (an outcome failing the re-check,
+# non-finite JSON, an unexpected exception) does not stop the run: it goes to $defects, and the
+# run fails at its end. Crashes and sanitizer reports still stop it.
+defects="$build_dir/defects"
+keep_going=()
+if [[ -n ${RODCOLLIDE_FUZZ_KEEP_GOING:-} ]]; then
+  mkdir -p "$defects"
+  keep_going=(RODCOLLIDE_FUZZ_DEFECTS="$defects")
+fi
 status=0
-RODCOLLIDE_FUZZ_STATS=1 RODCOLLIDE_FUZZ_VIOLATIONS="$violations" "$build_dir/rodcollide_case_fuzzer" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
+env RODCOLLIDE_FUZZ_STATS=1 RODCOLLIDE_FUZZ_VIOLATIONS="$violations" "${keep_going[@]}" "$build_dir/rodcollide_case_fuzzer" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
   -mutate_depth=1 -entropic=0 -dict=fuzz/case.dict -artifact_prefix="$build_dir/" -print_final_stats=1 \
   "${args[@]}" "$build_dir/corpus" "$seeds" 2>&1 | tee "$log" >"$out" || status=${PIPESTATUS[0]}
 if ((status == 0)); then
   [[ -t 1 ]] || grep -E '^(Done|stat::|rodcollide fuzz)' "$log"
   kept=$(find "$violations" -newer "$started" -type f | wc -l)
   ((kept == 0)) || echo "fuzz.sh: $kept inputs whose outcome violated an invariant (refused) are in $violations/"
+  if [[ -d $defects ]] && found=$(find "$defects" -newer "$started" -name 'defect-*.txt' | wc -l) && ((found)); then
+    echo "fuzz.sh: $found inputs with defects, each with its message, are in $defects/"
+    exit 1
+  fi
   exit 0
 fi
 [[ -t 1 ]] || tail -n 60 "$log"
