@@ -23,23 +23,38 @@
 
 namespace rodcollide::fuzz {
 
-/// What became of the inputs so far.
+/// What became of the inputs handed to one solver: `accepted` outcomes (each re-checked),
+/// solves `capped` (stopped at a cap), `refused` before solving (the method does not carry the
+/// case, or its grid would exceed the work limits) and `violations` (an outcome that failed its
+/// self-check, refused). The solver ran on accepted + capped + violations of them.
+struct MethodCounts {
+    std::size_t accepted = 0, capped = 0, refused = 0, violations = 0;
+    std::size_t reached() const { return accepted + capped + violations; }
+};
+
+/// What became of the inputs so far: refused as bad input, skipped (more rods than the fuzz
+/// target's cap) or handed to both solvers.
 struct Counts {
-    std::size_t inputs = 0, refused_input = 0, accepted = 0, capped = 0, violations = 0;
+    std::size_t inputs = 0, refused_input = 0, skipped = 0;
+    MethodCounts exact, finite_difference;
+    std::size_t accepted() const { return exact.accepted + finite_difference.accepted; }
+    std::size_t capped() const { return exact.capped + finite_difference.capped; }
+    std::size_t violations() const { return exact.violations + finite_difference.violations; }
 };
 
 /// Bounds the work of one solve (the caps a user could raise are lowered, never raised).
 inline SolverOptions bounded(const Case& c, Method method) {
     SolverOptions o = c.solver;
     o.method = method;
-    o.max_events = std::min<std::size_t>(o.max_events, 2000);
+    o.max_events = std::min<std::size_t>(o.max_events, 5000);
     o.max_fronts = std::min<std::size_t>(o.max_fronts, 20000);
     if (method == Method::finite_difference) {
-        // 4 cells in the shortest rod, and at most ~2e5 cell-updates.
+        // 4 cells in the shortest rod, and at most ~5e4 cell-updates per grid (a horizon of
+        // hundreds of transit times).
         o.cells = std::min<std::size_t>(o.cells ? o.cells : 4, 4);
         double cells = 0;
         for (const Rod& r : c.chain.rods()) cells += 4 * r.transit_time() / c.chain.shortest_transit_time();
-        const double steps = 2e5 / std::max(cells, 1.0);
+        const double steps = 5e4 / std::max(cells, 1.0);
         const double horizon = steps * c.chain.shortest_transit_time() / 4;
         o.end_time = std::min(o.end_time.value_or(horizon), horizon);
         o.record_until.reset();
@@ -63,37 +78,42 @@ struct Defect : std::logic_error {
 };
 
 /// Runs one input; counts what became of it; throws Defect (or lets an unexpected exception
-/// escape) on a defect. With `strict`, a violated invariant is a defect too.
-inline void run_case(const std::string& text, Counts& counts, bool strict = false) {
+/// escape) on a defect. With `strict`, a violated invariant is a defect too. Returns false when
+/// the input was refused as bad input.
+inline bool run_case(const std::string& text, Counts& counts, bool strict = false) {
     ++counts.inputs;
     std::optional<Case> parsed;
     try {
         parsed.emplace(parse_case(text, "fuzz.toml"));
     } catch (const CaseError&) {
         ++counts.refused_input;
-        return;
+        return false;
     }
     const Case& c = *parsed;
-    if (c.chain.size() > 64) return;  // bounded work per input
+    if (c.chain.size() > 64) {  // bounded work per input
+        ++counts.skipped;
+        return true;
+    }
     for (Method method : {Method::characteristics, Method::finite_difference}) {
+        MethodCounts& m = method == Method::characteristics ? counts.exact : counts.finite_difference;
         Outcome o;
         try {
             o = solve(c.chain, bounded(c, method));
         } catch (const InvariantViolation& e) {
-            ++counts.violations;
+            ++m.violations;
             if (strict) throw Defect(e.what());
             continue;
         } catch (const SolverLimitExceeded&) {
-            ++counts.capped;
+            ++m.capped;
             continue;
         } catch (const InvalidResolution&) {
-            ++counts.capped;
+            ++m.refused;
             continue;
         } catch (const UnsupportedMethod&) {
-            ++counts.capped;
+            ++m.refused;
             continue;
         }
-        ++counts.accepted;
+        ++m.accepted;
         check_outcome(o);  // throws InvariantViolation, a defect here, if the solver did not check
         nlohmann::ordered_json json = outcome_json(c.title, o);
         // The one documented null: no velocity error bound could be derived (+infinity).
@@ -102,6 +122,7 @@ inline void run_case(const std::string& text, Counts& counts, bool strict = fals
             json.erase("velocity_error_bound");
         if (!finite_json(json)) throw Defect("non-finite value in an accepted outcome: " + json.dump());
     }
+    return true;
 }
 
 }  // namespace rodcollide::fuzz

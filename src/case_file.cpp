@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdlib>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -230,12 +231,35 @@ private:
         try {
             return Chain(std::move(rod_list), std::move(ends));
         } catch (const InvalidModel& e) {
-            fail(line_of_rod(e, *find(top, "rod"), d), e.key(), e.message());
+            fail(line_of_model(e, top, d), e.key(), e.message());
         }
     }
 
     /// Line of the rod quantity Chain refused (from the rod, else from [defaults], else the
-    /// [[rod]] header), of the rod itself, or of `rod` for the rod count.
+    /// [[rod]] header), of the rod itself, of another key it names ("left.gap", "load[1].time":
+    /// the deepest part found), or of `rod` for the rod count.
+    static std::size_t line_of_model(const InvalidModel& e, const toml::table& top, const Defaults& d) {
+        if (e.rod()) return line_of_rod(e, *find(top, "rod"), d);
+        const toml::value* found = nullptr;
+        const toml::table* t = &top;
+        std::string_view path = e.quantity();
+        while (t && !path.empty()) {
+            const std::string_view part = path.substr(0, path.find('.'));
+            path.remove_prefix(std::min(path.size(), part.size() + 1));
+            const std::string_view name = part.substr(0, part.find('['));
+            const toml::value* v = find(*t, name);
+            if (!v) break;
+            if (name.size() < part.size() && v->is_array()) {  // "load[1]"
+                const std::size_t k = std::strtoul(std::string(part.substr(name.size() + 1)).c_str(), nullptr, 10);
+                if (k >= v->as_array().size()) break;
+                v = &v->as_array()[k];
+            }
+            found = v;
+            t = v->is_table() ? &v->as_table() : nullptr;
+        }
+        return found ? line_of(*found) : line_of_rod(e, *find(top, "rod"), d);
+    }
+
     static std::size_t line_of_rod(const InvalidModel& e, const toml::value& list, const Defaults& d) {
         if (!e.rod() || *e.rod() >= list.as_array().size()) return line_of(list);
         const toml::value& rod = list.as_array()[*e.rod()];

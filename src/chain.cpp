@@ -77,7 +77,9 @@ void check_ends(const ChainEnds& ends) {
         if (e.kind != EndKind::wall && e.gap != 0)
             throw InvalidModel({}, key, fmt::format("only a \"wall\" end has a gap; this end is \"{}\"",
                                                     to_string(e.kind)));
-        if (const input::Problem p = input::non_negative(e.gap)) throw InvalidModel({}, key, *p);
+        input::Problem p = input::non_negative(e.gap);
+        if (!p) p = representable(e.gap, true);
+        if (p) throw InvalidModel({}, key, *p);
     }
     for (std::size_t k = 0; k < ends.loads.size(); ++k) {
         const Load& load = ends.loads[k];
@@ -93,6 +95,9 @@ void check_ends(const ChainEnds& ends) {
         } catch (const InvalidInput& e) {
             throw InvalidModel({}, key + "." + e.key(), e.message());
         }
+        for (const auto& [name, points] : {std::pair{"time", &load.time}, std::pair{"value", &load.value}})
+            for (double x : *points)
+                if (const input::Problem p = representable(x, true)) throw InvalidModel({}, key + "." + name, *p);
     }
 }
 
@@ -133,42 +138,6 @@ void check_derived(std::size_t i, const Rod& r) {
                                        energy));
 }
 
-/// The scales of the whole chain within largest_scale_ratio of each other (see chain.hpp).
-void check_scale_ratios(const std::vector<Rod>& rods) {
-    const auto by_transit = [](const Rod& a, const Rod& b) { return a.transit_time() < b.transit_time(); };
-    const auto [shortest, longest] = std::minmax_element(rods.begin(), rods.end(), by_transit);
-    const double tau = shortest->transit_time();
-    if (longest->transit_time() > largest_scale_ratio * tau)
-        throw InvalidModel(static_cast<std::size_t>(longest - rods.begin()), {},
-                           fmt::format("transit time L/c = {:g} is more than {:g} times that of rod[{}] ({:g}); "
-                                       "double precision cannot resolve both (length, density, youngs_modulus)",
-                                       longest->transit_time(), largest_scale_ratio, shortest - rods.begin(), tau));
-    const auto [slowest, fastest] = std::minmax_element(
-        rods.begin(), rods.end(), [](const Rod& a, const Rod& b) { return a.velocity < b.velocity; });
-    const double scale = fastest->velocity - slowest->velocity;
-    if (scale == 0) return;  // everything moves together: no contact can close or open
-    const auto widest = std::max_element(rods.begin(), rods.end(), [](const Rod& a, const Rod& b) {
-        return std::abs(a.velocity) < std::abs(b.velocity);
-    });
-    if (std::abs(widest->velocity) > largest_scale_ratio * scale)
-        throw InvalidModel(static_cast<std::size_t>(widest - rods.begin()), "velocity",
-                           fmt::format("|velocity| {:g} is more than {:g} times the largest velocity difference "
-                                       "{:g}; double precision cannot resolve the difference (subtract a common "
-                                       "velocity from every rod)",
-                                       std::abs(widest->velocity), largest_scale_ratio, scale));
-    double gaps = 0;
-    for (const Rod& r : rods) gaps += r.gap;
-    if (gaps / scale > largest_scale_ratio * tau) {
-        const auto largest_gap =
-            std::max_element(rods.begin(), rods.end(), [](const Rod& a, const Rod& b) { return a.gap < b.gap; });
-        throw InvalidModel(static_cast<std::size_t>(largest_gap - rods.begin()), "gap",
-                           fmt::format("the gaps (sum {:g}) take {:g} to close at the largest velocity difference "
-                                       "{:g}, more than {:g} times the shortest transit time L/c = {:g} (rod[{}]); "
-                                       "double precision cannot resolve both",
-                                       gaps, gaps / scale, scale, largest_scale_ratio, tau, shortest - rods.begin()));
-    }
-}
-
 }  // namespace
 
 Chain::Chain(std::vector<Rod> rods, ChainEnds ends) : rods_(std::move(rods)), ends_(std::move(ends)) {
@@ -189,7 +158,6 @@ Chain::Chain(std::vector<Rod> rods, ChainEnds ends) : rods_(std::move(rods)), en
         check_derived(i, r);
         for (const Segment& g : r.segments) check_derived(i, Rod{g.length, g.area, g.density, g.youngs_modulus, 0, 0, {}});
     }
-    check_scale_ratios(rods_);
     offsets_.resize(rods_.size());
     double x = 0;
     for (std::size_t i = 0; i < rods_.size(); ++i) {
@@ -197,6 +165,78 @@ Chain::Chain(std::vector<Rod> rods, ChainEnds ends) : rods_(std::move(rods)), en
         x += rods_[i].length;
     }
     derive_layout();
+    check_scale_ratios();
+}
+
+std::string Chain::element_name(std::size_t e) const {
+    const std::size_t rod = elements_[e].rod;
+    if (rods_[rod].segments.empty()) return fmt::format("rod[{}]", rod);
+    return fmt::format("rod[{}].segment[{}]", rod, e - first_element_[rod]);
+}
+
+void Chain::check_scale_ratios() const {
+    // Times: every time up to the longest rod's transit (the period its vibration repeats with)
+    // must be resolved to the simultaneity tolerance, a fraction of the shortest element's transit.
+    const auto by_transit = [](const Element& a, const Element& b) { return a.transit_time < b.transit_time; };
+    const std::size_t shortest =
+        static_cast<std::size_t>(std::min_element(elements_.begin(), elements_.end(), by_transit) - elements_.begin());
+    const double tau = elements_[shortest].transit_time;
+    const auto longest = std::max_element(rods_.begin(), rods_.end(), [](const Rod& a, const Rod& b) {
+        return a.transit_time() < b.transit_time();
+    });
+    if (longest->transit_time() > largest_scale_ratio * tau)
+        throw InvalidModel(static_cast<std::size_t>(longest - rods_.begin()), {},
+                           fmt::format("transit time L/c = {:g} is more than {:g} times that of {} ({:g}); double "
+                                       "precision cannot resolve both (length, density, youngs_modulus)",
+                                       longest->transit_time(), largest_scale_ratio, element_name(shortest), tau));
+    // Loads: what they impose within the range (a force as the velocity F/Z it drives into its
+    // rod), and done within largest_scale_ratio transit times, like a gap closing.
+    for (std::size_t k = 0; k < ends_.loads.size(); ++k) {
+        const Load& load = ends_.loads[k];
+        const Element& end = load.end == ChainSide::left ? elements_.front() : elements_.back();
+        double imposed = 0;
+        for (double v : load.value)
+            imposed = std::max(imposed, std::abs(load.quantity == LoadQuantity::force ? v / end.impedance : v));
+        if (!(imposed <= largest_magnitude))
+            throw InvalidModel({}, fmt::format("load[{}].value", k),
+                               fmt::format("drives velocities up to {:g} into its rod (a force F as F/Z), beyond 1e100 "
+                                           "(the dynamic range the solvers resolve)",
+                                           imposed));
+        if (load.end_time() > largest_scale_ratio * tau)
+            throw InvalidModel({}, fmt::format("load[{}].time", k),
+                               fmt::format("the load acts until t = {:g}, more than {:g} times the shortest transit "
+                                           "time L/c = {:g} ({}); double precision cannot resolve both",
+                                           load.end_time(), largest_scale_ratio, tau, element_name(shortest)));
+    }
+    // Velocities: each within largest_scale_ratio of the velocity scale (differences, walls, loads).
+    const double scale = velocity_scale();
+    if (scale == 0) return;  // everything moves together and nothing acts: no contact can close or open
+    const auto widest = std::max_element(rods_.begin(), rods_.end(), [](const Rod& a, const Rod& b) {
+        return std::abs(a.velocity) < std::abs(b.velocity);
+    });
+    if (std::abs(widest->velocity) > largest_scale_ratio * scale)
+        throw InvalidModel(static_cast<std::size_t>(widest - rods_.begin()), "velocity",
+                           fmt::format("|velocity| {:g} is more than {:g} times the velocity scale {:g} (velocity "
+                                       "differences, speeds at non-free ends, what loads drive); double precision "
+                                       "cannot resolve the difference (subtract a common velocity from every rod)",
+                                       std::abs(widest->velocity), largest_scale_ratio, scale));
+    // Gaps, between rods and to walls: the time they take to close at the velocity scale.
+    double gaps = 0, largest = -1;
+    std::optional<std::size_t> largest_rod;
+    std::string largest_key;
+    const auto consider = [&](double gap, std::optional<std::size_t> rod, std::string key) {
+        gaps += gap;
+        if (gap > largest) largest = gap, largest_rod = rod, largest_key = std::move(key);
+    };
+    for (std::size_t i = 0; i < rods_.size(); ++i) consider(rods_[i].gap, i, "gap");
+    for (ChainSide side : {ChainSide::left, ChainSide::right})
+        if (ends_[side].kind == EndKind::wall) consider(ends_[side].gap, std::nullopt, fmt::format("{}.gap", to_string(side)));
+    if (gaps / scale > largest_scale_ratio * tau)
+        throw InvalidModel(largest_rod, largest_key,
+                           fmt::format("the gaps (sum {:g}, between rods and to walls) take {:g} to close at the "
+                                       "velocity scale {:g}, more than {:g} times the shortest transit time L/c = "
+                                       "{:g} ({}); double precision cannot resolve both",
+                                       gaps, gaps / scale, scale, largest_scale_ratio, tau, element_name(shortest)));
 }
 
 void Chain::derive_layout() {
@@ -251,8 +291,8 @@ Eigen::VectorXd Chain::initial_velocities() const {
 double Chain::total_length() const { return offsets_.back() + rods_.back().length; }
 
 double Chain::shortest_transit_time() const {
-    double t = rods_[0].transit_time();
-    for (const Rod& r : rods_) t = std::min(t, r.transit_time());
+    double t = elements_[0].transit_time;
+    for (const Element& e : elements_) t = std::min(t, e.transit_time);
     return t;
 }
 

@@ -75,9 +75,10 @@ inline constexpr std::size_t max_rods = 100000;
 /// turns subnormal.
 inline constexpr double smallest_magnitude = 1e-100;
 inline constexpr double largest_magnitude = 1e100;
-/// Largest ratio of two scales of one kind the solvers resolve: transit times (longest over
-/// shortest), the time for the gaps to close at the velocity scale over the shortest transit time,
-/// and the largest speed over the velocity scale. Times and velocities are rounded to 2.2e-16 of
+/// Largest ratio of two scales of one kind the solvers resolve: transit times (the longest rod's
+/// over the shortest element's: a rod of segments has one element per segment), the time for the
+/// gaps (between rods and to walls) to close at the velocity scale over the shortest element's
+/// transit time, and the largest speed over the velocity scale. Times and velocities are rounded to 2.2e-16 of
 /// their size, and simultaneous events are told apart at 1e-10 of the shortest transit time, so a
 /// ratio of 1e5 keeps rounding (2.2e-11) below that tolerance.
 inline constexpr double largest_scale_ratio = 1e5;
@@ -107,12 +108,13 @@ public:
     Eigen::VectorXd masses() const;             ///< m_i [kg]
     Eigen::VectorXd initial_velocities() const; ///< u^-_i [m/s]
     double total_length() const;                ///< sum of L_i [m] (material coordinate span)
-    double shortest_transit_time() const;       ///< min L_i/c_i [s]
+    double shortest_transit_time() const;       ///< min L/c over the elements (segments) [s]
     double longest_transit_time() const;        ///< max L_i/c_i [s]
     /// Left end of rod i in the material coordinate of the whole chain, rods side by side
     /// (gaps not counted) [m].
     double material_offset(std::size_t i) const;
-    /// Largest difference of initial velocities, the velocity scale of the problem [m/s].
+    /// Largest difference of initial velocities, the velocity scale of the problem [m/s]; with
+    /// ends, also the speed of a rod at a non-free end and what a load imposes.
     double velocity_scale() const;
     double initial_kinetic_energy() const;      ///< sum m_i v_i^2 / 2 [J]
 
@@ -128,6 +130,10 @@ public:
 
 private:
     void derive_layout();
+    /// Refuses scales more than largest_scale_ratio apart (after derive_layout: uses elements).
+    void check_scale_ratios() const;
+    /// "rod[2]", or "rod[2].segment[1]" for an element of a rod of segments.
+    std::string element_name(std::size_t element) const;
 
     std::vector<Rod> rods_;
     ChainEnds ends_;
