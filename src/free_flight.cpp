@@ -12,6 +12,10 @@ PeriodicPath::PeriodicPath(const ArrivalWindow& first, const ArrivalWindow& seco
     : period_(period) {
     const double half = 0.5 * period;
     double offset = 0, x = 0;
+    const std::size_t breakpoints = first.size() + second.size() + 1;  // at most
+    start_.reserve(breakpoints);
+    velocity_.reserve(breakpoints);
+    position_.reserve(breakpoints);
     for (const ArrivalWindow* w : {&first, &second}) {
         for (const ArrivalPiece& p : *w) {
             if (!velocity_.empty() && velocity_.back() == p.value) {
