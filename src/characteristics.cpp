@@ -23,6 +23,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <utility>
 
 namespace rodcollide {
 
@@ -31,6 +33,7 @@ namespace {
 constexpr double inf = std::numeric_limits<double>::infinity();
 constexpr double time_tolerance = 1e-10;     // x shortest transit time: simultaneous arrivals
 constexpr double time_rounding = 1e-14;      // x |t|: rounding of large times
+constexpr std::size_t path_budget = 1 << 16; // breakpoints of free-flight paths kept at once
 
 /// Transport state of one junction: where it reads its arrivals and what it last emitted (its next
 /// event time is in the EventQueue). Its physics is the model's (Junction, interface.hpp), its contact
@@ -316,48 +319,68 @@ private:
         next_free_flight_ = t + longest;  // a failed attempt is retried one period later
         const double until = std::min(settling_.settle_time(), horizon);
         double limit = until - t;
-        std::vector<ArrivalWindow> alpha, beta;
-        std::vector<PeriodicPath> right_end, left_end;
-        for (auto* v : {&alpha, &beta}) v->reserve(elements_.size());
-        for (auto* v : {&right_end, &left_end}) v->reserve(elements_.size());
-        for (std::size_t e = 0; e < elements_.size(); ++e) {
-            alpha.push_back(field_.alpha_window(e, t));
-            beta.push_back(field_.beta_window(e, t));
-            right_end.emplace_back(alpha[e], beta[e], 2 * elements_[e].transit_time);
-            left_end.emplace_back(beta[e], alpha[e], 2 * elements_[e].transit_time);
-        }
+        // Each element's two end paths, built when a contact first needs them. They copy every
+        // front in flight (about 80 bytes each), so beyond a budget (2.5 MB) they are dropped
+        // once the contacts on both sides are done and rebuilt for the restart: memory stays
+        // that of the fronts themselves.
+        std::vector<std::optional<std::pair<PeriodicPath, PeriodicPath>>> paths(elements_.size());
+        std::size_t kept = 0;
+        const auto end_paths = [&](std::size_t e) -> const std::pair<PeriodicPath, PeriodicPath>& {
+            if (!paths[e]) {
+                paths[e] = end_paths_of(e, t);
+                kept += paths[e]->first.breakpoints() + paths[e]->second.breakpoints();
+            }
+            return *paths[e];
+        };
         const double margin = 4 * velocity_scale_ * group_tolerance(t);
         for (std::size_t k = 0; k < contacts_.size() && limit > longest; ++k) {
             const Junction& q = junctions_[contacts_.junction(k)];
-            const PeriodicPath& l = right_end[static_cast<std::size_t>(q.left)];
-            const PeriodicPath& r = left_end[static_cast<std::size_t>(q.right)];
+            const auto left = static_cast<std::size_t>(q.left), right = static_cast<std::size_t>(q.right);
+            const PeriodicPath& l = end_paths(left).first;    // the right end of the left element
+            const PeriodicPath& r = end_paths(right).second;  // the left end of the right element
             if (contacts_[k].closed()) {
                 // Ends touching without force stay so, inert, while neither vibrates and their
                 // velocities agree within the opening tolerance (stays_touching(), §1.4).
                 if (!l.steady() || !r.steady() ||
                     std::abs(free_separation_velocity(l.velocity(0), r.velocity(0))) > velocity_tolerance_)
                     return;
-                continue;
+            } else {
+                limit = closing_lower_bound(contacts_[k].gap_at(t), l, r, limit, margin, 1 << 16);
             }
-            limit = closing_lower_bound(contacts_[k].gap_at(t), l, r, limit, margin, 1 << 16);
+            if (kept > path_budget) paths[left].reset();  // both its contacts are done
         }
         if (!(limit > longest) || !std::isfinite(limit)) return;
         const double to = std::min(t + limit, until), u = to - t;
         for (std::size_t j = 0; j < junctions_.size(); ++j) account_energy(j, to);
-        for (std::size_t e = 0; e < elements_.size(); ++e)
-            restart_element(e, right_end[e].pieces(u, elements_[e].transit_time),
-                            left_end[e].pieces(u, elements_[e].transit_time), to);
+        struct EndMotion {
+            double position, velocity;  // displacement over [t, to] and velocity at `to`
+        };
+        std::vector<EndMotion> right_end(elements_.size()), left_end(elements_.size());
+        for (std::size_t e = 0; e < elements_.size(); ++e) {
+            const auto& [right, left] = end_paths(e);
+            right_end[e] = {right.position(u), right.velocity(u)};
+            left_end[e] = {left.position(u), left.velocity(u)};
+            restart_element(e, right.pieces(u, elements_[e].transit_time), left.pieces(u, elements_[e].transit_time), to);
+            paths[e].reset();
+        }
         for (std::size_t k = 0; k < contacts_.size(); ++k) {
             const Junction& q = junctions_[contacts_.junction(k)];
             const auto l = static_cast<std::size_t>(q.left), r = static_cast<std::size_t>(q.right);
             ContactRecord& c = contacts_[k];
             if (c.closed()) continue;
-            c.set_gap(std::max(0.0, c.gap_at(t) + left_end[r].position(u) - right_end[l].position(u)), to);
-            c.set_gap_rate(free_separation_velocity(right_end[l].velocity(u), left_end[r].velocity(u)));
+            c.set_gap(std::max(0.0, c.gap_at(t) + left_end[r].position - right_end[l].position), to);
+            c.set_gap_rate(free_separation_velocity(right_end[l].velocity, left_end[r].velocity));
         }
         for (std::size_t j = 0; j < junctions_.size(); ++j) reschedule(j);
         ++free_flights_;
         next_free_flight_ = to + longest;
+    }
+
+    /// The periodic paths of element e's right and left ends from t (free_flight.hpp).
+    std::pair<PeriodicPath, PeriodicPath> end_paths_of(std::size_t e, double t) const {
+        const ArrivalWindow alpha = field_.alpha_window(e, t), beta = field_.beta_window(e, t);
+        const double period = 2 * elements_[e].transit_time;
+        return {PeriodicPath(alpha, beta, period), PeriodicPath(beta, alpha, period)};
     }
 
     /// Element e's arrivals from `to` on: `alpha` and `beta` over [to, to + T), as its free ends
@@ -391,7 +414,15 @@ private:
         if (only_free_rods_ && approaching_neighbours(t)) return inf;
         const std::size_t n = chain_.size();
         std::vector<FreeRodMotion> rods(n);
-        for (std::size_t i = 0; i < n; ++i) rods[i] = free_rod_motion(field_, i, t, velocity_tolerance_);
+        for (std::size_t i = 0; i < n; ++i) {
+            rods[i] = free_rod_motion(field_, i, t, velocity_tolerance_);
+            // Reduce the windows to their excursions at once: they copy every front in flight.
+            FreeRodMotion& m = rods[i];
+            if (!m.excursions) {
+                m.excursions = free_rod_end_excursions(m.alpha_at_right, m.beta_at_left, m.mean_velocity);
+                m.alpha_at_right = m.beta_at_left = {};
+            }
+        }
         return chain_release_time(t, rods, contacts_.gaps(t), chain_ends_.wall_gaps(contacts_, t), tolerances_);
     }
 
