@@ -10,6 +10,7 @@
 
 #include "rodcollide/chain_end_state.hpp"
 #include "rodcollide/contact_record.hpp"
+#include "rodcollide/event_queue.hpp"
 #include "rodcollide/free_rod_motion.hpp"
 #include "rodcollide/free_flight.hpp"
 #include "rodcollide/interface.hpp"
@@ -22,7 +23,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <queue>
+#include <optional>
+#include <utility>
 
 namespace rodcollide {
 
@@ -31,9 +33,10 @@ namespace {
 constexpr double inf = std::numeric_limits<double>::infinity();
 constexpr double time_tolerance = 1e-10;     // x shortest transit time: simultaneous arrivals
 constexpr double time_rounding = 1e-14;      // x |t|: rounding of large times
+constexpr std::size_t path_budget = 1 << 16; // breakpoints of free-flight paths kept at once
 
-/// Transport state of one junction: where it reads its arrivals, what it last emitted, and its
-/// place in the event queue. Its physics is the model's (Junction, interface.hpp), its contact
+/// Transport state of one junction: where it reads its arrivals and what it last emitted (its next
+/// event time is in the EventQueue). Its physics is the model's (Junction, interface.hpp), its contact
 /// history the ContactRecord's.
 struct JunctionState {
     std::size_t cursor_alpha = 0;  // current piece of the left element's alpha history
@@ -43,29 +46,20 @@ struct JunctionState {
     double emitted_left = 0, ideal_left = 0;    // beta into the left element
     double emitted_right = 0, ideal_right = 0;  // alpha into the right element
     double accounted_until = 0;                 // [s]
-
-    double next_time = inf;
-    unsigned version = 0;
-};
-
-struct QueueEntry {
-    double time;
-    std::size_t junction;
-    unsigned version;
-    bool operator>(const QueueEntry& o) const { return time > o.time; }
 };
 
 class FrontTracker {
 public:
     FrontTracker(const Chain& chain, const SolverOptions& options)
         : chain_(chain), elements_(chain.elements()), junctions_(chain.junctions()), options_(options),
-          field_(chain), contacts_(chain), chain_ends_(chain) {
+          field_(chain), contacts_(chain), chain_ends_(chain), queue_(junctions_.size()) {
         velocity_scale_ = chain.velocity_scale();
         tolerances_ = contact_tolerances(chain);
         velocity_tolerance_ = tolerances_.velocity;
         drop_threshold_ = options.drop_tolerance * velocity_scale_;
         time_tolerance_ = time_tolerance * chain.shortest_transit_time();
         state_.resize(junctions_.size());
+        last_junction_ = junctions_.size() - 1;
         if (options.force_samples)
             for (std::size_t k = 0; k < contacts_.size(); ++k) contacts_[k].record_forces();
         // Rods of one element between free ends and unilateral contacts are free-free whenever no
@@ -79,8 +73,7 @@ public:
             JunctionState& s = state_[j];
             if (q.left >= 0) s.emitted_left = s.ideal_left = element(q.left).initial_velocity;
             if (q.right >= 0) s.emitted_right = s.ideal_right = element(q.right).initial_velocity;
-            s.next_time = 0;
-            queue_.push({0.0, j, s.version});
+            queue_.set(j, 0);
         }
     }
 
@@ -109,10 +102,12 @@ public:
                     "without settling; raise [solver] max_events (--max-events) or set [solver] "
                     "end_time", options_.max_events, t));
             if (forced_contacts_ == 0) settling_.force_free([&] {
+                const double bound = settle_bound(t);
                 // Free rods keep their momentum and energy: read them now, before times grow
-                // large against the transit times (their rounding is that of t, not of the settling time).
-                if (only_free_rods_) free_rods_ = rod_states(t);
-                return settle_bound(t);
+                // large against the transit times (their rounding is that of t, not of the
+                // settling time). Only an epoch with a finite bound can end the run.
+                if (only_free_rods_ && std::isfinite(bound)) free_rods_ = rod_states(t);
+                return bound;
             });
             if (forced_contacts_ == 0 && free_flight_ && t >= next_free_flight_) skip_free_flight(t, horizon);
         }
@@ -129,29 +124,20 @@ public:
 
 private:
     const Element& element(std::ptrdiff_t e) const { return elements_[static_cast<std::size_t>(e)]; }
+    /// Junctions 0 and n are the chain's ends, the only ones ChainEndState acts on.
+    bool is_chain_end(std::size_t j) const { return j == 0 || j == last_junction_; }
 
-    double next_event_time() {
-        while (!queue_.empty()) {
-            const QueueEntry& e = queue_.top();
-            if (e.version == state_[e.junction].version) return e.time;
-            queue_.pop();
-        }
-        return inf;
-    }
+    double next_event_time() const { return queue_.top_time(); }
 
     double group_tolerance(double t) const { return time_tolerance_ + time_rounding * std::abs(t); }
 
     void process_group(double t) {
         const double tol = group_tolerance(t);
         group_.clear();
-        while (!queue_.empty() && queue_.top().time <= t + tol) {
-            const QueueEntry e = queue_.top();
-            queue_.pop();
-            if (e.version != state_[e.junction].version) continue;
-            JunctionState& s = state_[e.junction];
-            ++s.version;  // consumed: reschedule() pushes its next event
-            s.next_time = inf;
-            group_.push_back(e.junction);
+        while (queue_.top_time() <= t + tol) {
+            const std::size_t j = queue_.top();
+            queue_.set(j, inf);  // consumed: reschedule() sets its next event
+            group_.push_back(j);
         }
         touched_.clear();
         for (std::size_t j : group_) process_junction(j, t, tol);
@@ -182,13 +168,14 @@ private:
             contacts_.set_closed(static_cast<std::size_t>(k), touching, t);
             c.set_gap_rate(touching ? 0 : free_separation_velocity(in.alpha_in, in.beta_in));
         }
-        const std::optional<JunctionResponse> loaded = chain_ends_.loaded_response(j, in, t, tol);
+        const std::optional<JunctionResponse> loaded =
+            is_chain_end(j) ? chain_ends_.loaded_response(j, in, t, tol) : std::nullopt;
         const JunctionResponse ideal = loaded ? *loaded : junction_response(q.kind, touching, in);
         // Only a junction with elements on both sides splits fronts; a welded one carries tension.
         const bool splits = q.left >= 0 && q.right >= 0 && (ideal.force < 0 || q.kind == JunctionKind::welded);
         const JunctionResponse r = splits ? without_small_jump(s, ideal, in, q.kind) : ideal;
         if (k >= 0) set_force(contacts_[static_cast<std::size_t>(k)], r.force, t);
-        if (chain_ends_.update(j, r, t)) settling_.force_carried();
+        if (is_chain_end(j) && chain_ends_.update(j, r, t)) settling_.force_carried();
         if (q.left >= 0) emit_left(j, r.beta_to_left, ideal.beta_to_left, t);
         if (q.right >= 0) emit_right(j, r.alpha_to_right, ideal.alpha_to_right, t);
     }
@@ -232,16 +219,17 @@ private:
     }
 
     /// Advances a junction's cursor over the arrivals up to t and returns the arrived value.
-    /// Without history, pieces long passed are forgotten (each history has a single reader).
+    /// Without history, pieces passed are forgotten, 64 at a time (each history has a single
+    /// reader), so the stored fronts are those in flight plus at most 64 per history.
     double arrived(StepFunction& history, std::size_t& cursor, double t) {
         while (cursor + 1 < history.size() && history.time(cursor + 1) <= t) ++cursor;
-        if (!options_.keep_history && cursor - history.first() > 64 &&
-            2 * (cursor - history.first()) > history.size() - history.first())
+        if (!options_.keep_history && cursor - history.first() > 64)
             stored_fronts_ -= history.discard_before(cursor - 1);  // keep one piece of margin
         return history.value(cursor);
     }
 
     void set_force(ContactRecord& c, double force, double t) {
+        if (force == 0 && c.force() == 0) return;  // an open contact stays so: nothing to record
         const bool was_forced = c.force() != 0;
         c.set_force(force, t);
         if (was_forced != (force != 0)) forced_contacts_ += (force != 0) ? 1 : -1;
@@ -249,8 +237,11 @@ private:
     }
 
     void account_energy(std::size_t j, double t) {
-        energy_created_ += energy_created_since_accounted(j, t);
-        state_[j].accounted_until = t;
+        JunctionState& s = state_[j];
+        // Nothing to add while the junction emits the exact invariants (the rate is exactly 0).
+        if (s.emitted_left != s.ideal_left || s.emitted_right != s.ideal_right)
+            energy_created_ += energy_created_since_accounted(j, t);
+        s.accounted_until = t;
     }
 
     /// Energy the junction's dropped jumps have added since it was last accounted for, up to t:
@@ -303,7 +294,7 @@ private:
 
     void reschedule(std::size_t j) {
         const Junction& q = junctions_[j];
-        JunctionState& s = state_[j];
+        const JunctionState& s = state_[j];
         double t = inf;
         if (q.left >= 0) {
             const StepFunction& a = field_.alpha_arrivals(q.left);
@@ -315,22 +306,8 @@ private:
         }
         const std::ptrdiff_t k = contacts_.contact_at(j);
         if (k >= 0) t = std::min(t, contacts_[static_cast<std::size_t>(k)].closing_time());
-        t = std::min(t, chain_ends_.next_load_time(j));
-        if (t == s.next_time && t != inf) return;
-        s.next_time = t;
-        ++s.version;
-        if (t != inf) queue_.push({t, j, s.version});
-        if (queue_.size() > 4 * junctions_.size() + 4096) compact_queue();
-    }
-
-    /// Drops the entries a later reschedule superseded, which would otherwise wait in the queue
-    /// until their time comes: bounded memory (a few entries per junction) on long runs.
-    void compact_queue() {
-        std::vector<QueueEntry> live;
-        live.reserve(junctions_.size());
-        for (std::size_t j = 0; j < junctions_.size(); ++j)
-            if (state_[j].next_time != inf) live.push_back({state_[j].next_time, j, state_[j].version});
-        queue_ = decltype(queue_)(std::greater<>(), std::move(live));
+        if (is_chain_end(j)) t = std::min(t, chain_ends_.next_load_time(j));
+        if (t != queue_.time(j)) queue_.set(j, t);
     }
 
     /// With no contact carrying force at t, every rod is free-free: advances them all to just before
@@ -343,46 +320,68 @@ private:
         next_free_flight_ = t + longest;  // a failed attempt is retried one period later
         const double until = std::min(settling_.settle_time(), horizon);
         double limit = until - t;
-        std::vector<ArrivalWindow> alpha, beta;
-        std::vector<PeriodicPath> right_end, left_end;
-        for (std::size_t e = 0; e < elements_.size(); ++e) {
-            alpha.push_back(field_.alpha_window(e, t));
-            beta.push_back(field_.beta_window(e, t));
-            right_end.emplace_back(alpha[e], beta[e], 2 * elements_[e].transit_time);
-            left_end.emplace_back(beta[e], alpha[e], 2 * elements_[e].transit_time);
-        }
+        // Each element's two end paths, built when a contact first needs them. They copy every
+        // front in flight (about 80 bytes each), so beyond a budget (2.5 MB) they are dropped
+        // once the contacts on both sides are done and rebuilt for the restart: memory stays
+        // that of the fronts themselves.
+        std::vector<std::optional<std::pair<PeriodicPath, PeriodicPath>>> paths(elements_.size());
+        std::size_t kept = 0;
+        const auto end_paths = [&](std::size_t e) -> const std::pair<PeriodicPath, PeriodicPath>& {
+            if (!paths[e]) {
+                paths[e] = end_paths_of(e, t);
+                kept += paths[e]->first.breakpoints() + paths[e]->second.breakpoints();
+            }
+            return *paths[e];
+        };
         const double margin = 4 * velocity_scale_ * group_tolerance(t);
         for (std::size_t k = 0; k < contacts_.size() && limit > longest; ++k) {
             const Junction& q = junctions_[contacts_.junction(k)];
-            const PeriodicPath& l = right_end[static_cast<std::size_t>(q.left)];
-            const PeriodicPath& r = left_end[static_cast<std::size_t>(q.right)];
+            const auto left = static_cast<std::size_t>(q.left), right = static_cast<std::size_t>(q.right);
+            const PeriodicPath& l = end_paths(left).first;    // the right end of the left element
+            const PeriodicPath& r = end_paths(right).second;  // the left end of the right element
             if (contacts_[k].closed()) {
                 // Ends touching without force stay so, inert, while neither vibrates and their
                 // velocities agree within the opening tolerance (stays_touching(), §1.4).
                 if (!l.steady() || !r.steady() ||
                     std::abs(free_separation_velocity(l.velocity(0), r.velocity(0))) > velocity_tolerance_)
                     return;
-                continue;
+            } else {
+                limit = closing_lower_bound(contacts_[k].gap_at(t), l, r, limit, margin, 1 << 16);
             }
-            limit = closing_lower_bound(contacts_[k].gap_at(t), l, r, limit, margin, 1 << 16);
+            if (kept > path_budget) paths[left].reset();  // both its contacts are done
         }
         if (!(limit > longest) || !std::isfinite(limit)) return;
         const double to = std::min(t + limit, until), u = to - t;
         for (std::size_t j = 0; j < junctions_.size(); ++j) account_energy(j, to);
-        for (std::size_t e = 0; e < elements_.size(); ++e)
-            restart_element(e, right_end[e].pieces(u, elements_[e].transit_time),
-                            left_end[e].pieces(u, elements_[e].transit_time), to);
+        struct EndMotion {
+            double position, velocity;  // displacement over [t, to] and velocity at `to`
+        };
+        std::vector<EndMotion> right_end(elements_.size()), left_end(elements_.size());
+        for (std::size_t e = 0; e < elements_.size(); ++e) {
+            const auto& [right, left] = end_paths(e);
+            right_end[e] = {right.position(u), right.velocity(u)};
+            left_end[e] = {left.position(u), left.velocity(u)};
+            restart_element(e, right.pieces(u, elements_[e].transit_time), left.pieces(u, elements_[e].transit_time), to);
+            paths[e].reset();
+        }
         for (std::size_t k = 0; k < contacts_.size(); ++k) {
             const Junction& q = junctions_[contacts_.junction(k)];
             const auto l = static_cast<std::size_t>(q.left), r = static_cast<std::size_t>(q.right);
             ContactRecord& c = contacts_[k];
             if (c.closed()) continue;
-            c.set_gap(std::max(0.0, c.gap_at(t) + left_end[r].position(u) - right_end[l].position(u)), to);
-            c.set_gap_rate(free_separation_velocity(right_end[l].velocity(u), left_end[r].velocity(u)));
+            c.set_gap(std::max(0.0, c.gap_at(t) + left_end[r].position - right_end[l].position), to);
+            c.set_gap_rate(free_separation_velocity(right_end[l].velocity, left_end[r].velocity));
         }
         for (std::size_t j = 0; j < junctions_.size(); ++j) reschedule(j);
         ++free_flights_;
         next_free_flight_ = to + longest;
+    }
+
+    /// The periodic paths of element e's right and left ends from t (free_flight.hpp).
+    std::pair<PeriodicPath, PeriodicPath> end_paths_of(std::size_t e, double t) const {
+        const ArrivalWindow alpha = field_.alpha_window(e, t), beta = field_.beta_window(e, t);
+        const double period = 2 * elements_[e].transit_time;
+        return {PeriodicPath(alpha, beta, period), PeriodicPath(beta, alpha, period)};
     }
 
     /// Element e's arrivals from `to` on: `alpha` and `beta` over [to, to + T), as its free ends
@@ -413,10 +412,32 @@ private:
     /// With no contact carrying force at t, the earliest time from which no contact can happen.
     double settle_bound(double t) const {
         if (chain_ends_.load_acting(t)) return inf;
+        if (only_free_rods_ && approaching_neighbours(t)) return inf;
         const std::size_t n = chain_.size();
         std::vector<FreeRodMotion> rods(n);
-        for (std::size_t i = 0; i < n; ++i) rods[i] = free_rod_motion(field_, i, t, velocity_tolerance_);
+        for (std::size_t i = 0; i < n; ++i) {
+            rods[i] = free_rod_motion(field_, i, t, velocity_tolerance_);
+            // Reduce the windows to their excursions at once: they copy every front in flight.
+            FreeRodMotion& m = rods[i];
+            if (!m.excursions) {
+                m.excursions = free_rod_end_excursions(m.alpha_at_right, m.beta_at_left, m.mean_velocity);
+                m.alpha_at_right = m.beta_at_left = {};
+            }
+        }
         return chain_release_time(t, rods, contacts_.gaps(t), chain_ends_.wall_gaps(contacts_, t), tolerances_);
+    }
+
+    /// Whether two neighbouring free rods approach on average at t (faster than the velocity
+    /// tolerance): then chain_release_time() is +inf whatever the gaps and excursions, and this
+    /// check, from the rods' momenta alone, spares reading every rod's arrival windows.
+    bool approaching_neighbours(double t) const {
+        double left = 0;
+        for (std::size_t i = 0; i < chain_.size(); ++i) {
+            const double v = field_.momentum(i, t) / chain_[i].mass();  // as free_rod_motion() has it
+            if (i > 0 && v - left < -velocity_tolerance_) return true;
+            left = v;
+        }
+        return false;
     }
 
     std::vector<RodState> rod_states(double t) const {
@@ -472,7 +493,8 @@ private:
     ContactHistory contacts_;
     ChainEndState chain_ends_;
     std::vector<JunctionState> state_;  // per junction
-    std::priority_queue<QueueEntry, std::vector<QueueEntry>, std::greater<>> queue_;
+    std::size_t last_junction_ = 0;
+    EventQueue queue_;
     std::vector<std::size_t> group_, touched_;
     Outcome outcome_;
 

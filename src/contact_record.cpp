@@ -7,29 +7,10 @@
 
 namespace rodcollide {
 
-double ContactRecord::gap_at(double t) const {
-    return closed_ ? 0.0 : std::max(0.0, gap_after(gap_, gap_rate_, t - gap_time_));
-}
-
-double ContactRecord::closing_time() const {
-    return closed_ ? std::numeric_limits<double>::infinity() : gap_time_ + closing_delay(gap_, gap_rate_);
-}
-
-void ContactRecord::advance_gap(double t, double tolerance) {
-    if (!closed_) gap_ = closing_time() <= t + tolerance ? 0.0 : gap_at(t);
-    gap_time_ = t;  // also while closed: a contact that opens now has its gap grow from now
-}
-
 void ContactRecord::set_gap(double gap, double t) {
     gap_ = gap;
     gap_time_ = t;
     gap_rate_ = 0;
-}
-
-bool ContactRecord::set_closed(bool closed) {
-    const bool changed = closed != closed_;
-    closed_ = closed;
-    return changed;
 }
 
 namespace {
@@ -94,11 +75,6 @@ ContactHistory::ContactHistory(const Chain& chain) {
         }
         if (!walls) rod_contacts_ = records_.size();
     }
-}
-
-void ContactHistory::set_closed(std::size_t k, bool closed, double t) {
-    if (records_[k].set_closed(closed))
-        events_.push_back({k, t, closed ? ContactEvent::Kind::closing : ContactEvent::Kind::opening});
 }
 
 std::vector<double> ContactHistory::gaps(double t) const {

@@ -12,6 +12,10 @@ PeriodicPath::PeriodicPath(const ArrivalWindow& first, const ArrivalWindow& seco
     : period_(period) {
     const double half = 0.5 * period;
     double offset = 0, x = 0;
+    const std::size_t breakpoints = first.size() + second.size() + 1;  // at most
+    start_.reserve(breakpoints);
+    velocity_.reserve(breakpoints);
+    position_.reserve(breakpoints);
     for (const ArrivalWindow* w : {&first, &second}) {
         for (const ArrivalPiece& p : *w) {
             if (!velocity_.empty() && velocity_.back() == p.value) {
@@ -46,7 +50,8 @@ PeriodicPath::PeriodicPath(const ArrivalWindow& first, const ArrivalWindow& seco
         lowest_ = std::min(lowest_, e);
         highest_ = std::max(highest_, e);
     }
-    while (leaves_ < position_.size()) leaves_ *= 2;
+    // The iterative segment tree needs no power of two: 2n nodes, node i over nodes 2i and 2i+1.
+    leaves_ = position_.size();
     tree_lo_.assign(2 * leaves_, std::numeric_limits<double>::infinity());
     tree_hi_.assign(2 * leaves_, -std::numeric_limits<double>::infinity());
     for (std::size_t k = 0; k < position_.size(); ++k) tree_lo_[leaves_ + k] = tree_hi_[leaves_ + k] = position_[k];

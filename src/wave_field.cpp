@@ -6,48 +6,64 @@
 #include "rodcollide/invariant_energy.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <ranges>
 #include <stdexcept>
 
 namespace rodcollide {
 
-StepFunction::StepFunction(double initial_value)
-    : times_{-std::numeric_limits<double>::infinity()}, values_{initial_value} {}
+namespace {
 
-void StepFunction::push(double time, double value) {
-    if (time < times_.back()) throw std::logic_error("StepFunction::push: jumps out of order");
-    times_.push_back(time);
-    values_.push_back(value);
+constexpr std::size_t smallest_ring = 8;  // pieces: 128 bytes
+
+}  // namespace
+
+StepFunction::StepFunction(double initial_value) : ring_(smallest_ring), mask_(smallest_ring - 1) {
+    ring_[0] = {-std::numeric_limits<double>::infinity(), initial_value};
 }
+
+void StepFunction::reallocate(std::size_t capacity) {
+    std::vector<Piece> ring(capacity);
+    for (std::size_t k = first_; k < end_; ++k) ring[k & (capacity - 1)] = slot(k);
+    ring_ = std::move(ring);
+    mask_ = capacity - 1;
+}
+
+void StepFunction::out_of_order() { throw std::logic_error("StepFunction::push: jumps out of order"); }
 
 std::size_t StepFunction::discard_before(std::size_t k) {
     if (k <= first_) return 0;
     const std::size_t n = k - first_;
-    times_.erase(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(n));
-    values_.erase(values_.begin(), values_.begin() + static_cast<std::ptrdiff_t>(n));
-    times_.front() = -std::numeric_limits<double>::infinity();
     first_ = k;
-    if (times_.capacity() > 4 * times_.size() + 64) {
-        // A history that once held many fronts gives the memory back: the cap on stored fronts
-        // (max_fronts) then bounds memory too, not only the fronts in flight.
-        times_.shrink_to_fit();
-        values_.shrink_to_fit();
-    }
+    slot(first_).time = -std::numeric_limits<double>::infinity();
+    // A history that once held many fronts gives the memory back: the cap on stored fronts
+    // (max_fronts) then bounds memory too, not only the fronts in flight.
+    const std::size_t stored = end_ - first_;
+    if (ring_.size() > smallest_ring && ring_.size() >= 4 * stored) reallocate(std::max(smallest_ring, std::bit_ceil(2 * stored)));
     return n;
 }
 
 std::size_t StepFunction::truncate(std::size_t k) {
     if (k >= size()) return 0;
     const std::size_t n = size() - k;
-    times_.resize(k - first_);
-    values_.resize(k - first_);
+    end_ = k;
     return n;
 }
 
 std::size_t StepFunction::index_at(double s) const {
-    auto it = std::upper_bound(times_.begin() + 1, times_.end(), s);
-    return first_ + static_cast<std::size_t>(it - times_.begin()) - 1;
+    // The last piece starting at or before s (upper_bound over the jumps, then one back).
+    std::size_t lo = first_ + 1, count = end_ - lo;
+    while (count > 0) {
+        const std::size_t half = count / 2;
+        if (time(lo + half) <= s) {
+            lo += half + 1;
+            count -= half + 1;
+        } else {
+            count = half;
+        }
+    }
+    return lo - 1;
 }
 
 namespace {
@@ -88,7 +104,9 @@ namespace {
 /// The pieces of f over [t, t + T).
 ArrivalWindow window(const StepFunction& f, double t, double T) {
     ArrivalWindow w;
-    for (std::size_t k = f.index_at(t); k < f.size() && f.time(k) < t + T; ++k) {
+    const std::size_t first = f.index_at(t);
+    w.reserve(f.index_at(t + T) - first + 1);
+    for (std::size_t k = first; k < f.size() && f.time(k) < t + T; ++k) {
         const double lo = std::max(t, f.time(k));
         const double hi = k + 1 < f.size() ? std::min(t + T, f.time(k + 1)) : t + T;
         if (hi > lo) w.push_back({hi - lo, f.value(k)});

@@ -6,6 +6,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <limits>
+#include <random>
+#include <vector>
+
 using namespace rodcollide;
 
 TEST_CASE("StepFunction: values, integrals, and forgetting old pieces", "[wave_field]") {
@@ -57,4 +62,51 @@ TEST_CASE("state_at uses the right rod at a rod boundary and rod-local states in
     // Momentum and energy of the rods from their histories.
     CHECK(s.field.momentum(0, 0.0) == Approx(1.0));
     CHECK(s.field.energy(1, 0.5) == Approx(0.5 * 0.5 * 0.5 * 0.5 + 0.5 * 0.25 * 0.5));
+}
+
+TEST_CASE("StepFunction: its ring wraps, grows and shrinks without losing a piece", "[wave_field]") {
+    // A reference copy of every piece ever pushed, against the ring under a reader that forgets
+    // what it has passed (as the solver does without history) and an occasional truncation.
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> step(0.0, 1.0), value(-2.0, 2.0);
+    StepFunction f(0.5);
+    std::vector<double> times{-std::numeric_limits<double>::infinity()}, values{0.5};
+    double t = 0;
+    std::size_t largest = 0;
+    for (int round = 0; round < 400; ++round) {
+        const int pushes = std::uniform_int_distribution<int>(0, round % 50 < 25 ? 12 : 3)(rng);
+        for (int i = 0; i < pushes; ++i) {
+            t += step(rng);
+            const double v = value(rng);
+            f.push(t, v);
+            times.push_back(t);
+            values.push_back(v);
+        }
+        largest = std::max(largest, f.size() - f.first());
+        // Half of the time the reader lags (the ring fills), half of the time it catches up.
+        if (round % 50 >= 25 || round % 7 == 0) {
+            const std::size_t keep = std::uniform_int_distribution<std::size_t>(f.first(), f.size() - 1)(rng);
+            f.discard_before(keep);
+        }
+        if (round % 97 == 96 && f.size() > f.first() + 2) {
+            f.truncate(f.size() - 1);
+            times.pop_back();
+            values.pop_back();
+            t = times.back();
+        }
+        REQUIRE(f.size() == times.size());
+        for (std::size_t k = f.first(); k < f.size(); ++k) {
+            CHECK(f.value(k) == values[k]);
+            if (k > f.first()) CHECK(f.time(k) == times[k]);
+        }
+        CHECK(f.time(f.first()) == -std::numeric_limits<double>::infinity());
+        // Queries from the oldest kept jump on see the same function as the reference.
+        const double from = f.size() > f.first() + 1 ? f.time(f.first() + 1) : t;
+        const double s = from + step(rng) * (t - from + 1);
+        const std::size_t k = static_cast<std::size_t>(std::upper_bound(times.begin(), times.end(), s) - times.begin()) - 1;
+        CHECK(f.index_at(s) == k);
+        // Memory follows the stored pieces: at most 4 times as many slots (and at least 8).
+        CHECK(f.capacity() <= std::max<std::size_t>(8, 4 * (f.size() - f.first())));
+    }
+    CHECK(largest > 64);  // the ring grew several times
 }

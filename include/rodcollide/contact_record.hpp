@@ -7,6 +7,7 @@
 #include "rodcollide/chain.hpp"
 #include "rodcollide/outcome.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 #include <vector>
@@ -38,18 +39,27 @@ public:
     /// The ends touch: closed, or open with no gap left (they may close now, or separate).
     bool touching() const { return closed_ || gap_ == 0; }
     /// Gap at t >= the last update [m]: 0 while closed, never negative.
-    double gap_at(double t) const;
+    double gap_at(double t) const { return closed_ ? 0.0 : std::max(0.0, gap_after(gap_, gap_rate_, t - gap_time_)); }
     /// When the open gap reaches 0 at its current rate [s]; +inf if closed or not closing.
-    double closing_time() const;
+    double closing_time() const {
+        return closed_ ? std::numeric_limits<double>::infinity() : gap_time_ + closing_delay(gap_, gap_rate_);
+    }
     /// Event-driven: brings the gap to t, a closing due within `tolerance` [s] of t counted as
     /// reached (simultaneous events are resolved together).
-    void advance_gap(double t, double tolerance);
+    void advance_gap(double t, double tolerance) {
+        if (!closed_) gap_ = closing_time() <= t + tolerance ? 0.0 : gap_at(t);
+        gap_time_ = t;  // also while closed: a contact that opens now has its gap grow from now
+    }
     /// Event-driven: the open gap changes at `rate` [m/s] from the last advance_gap() on.
     void set_gap_rate(double rate) { gap_rate_ = rate; }
     /// Stepping: the gap is `gap` [m] at time t [s] and holds until set again.
     void set_gap(double gap, double t);
     /// Whether the ends are in contact from now on; returns true if that changed.
-    bool set_closed(bool closed);
+    bool set_closed(bool closed) {
+        const bool changed = closed != closed_;
+        closed_ = closed;
+        return changed;
+    }
 
     // Force and impulse.
     /// Event-driven: the contact carries `force` [N] from time t on (the previous force is
@@ -109,7 +119,10 @@ public:
     std::ptrdiff_t contact_at(std::size_t j) const { return contact_at_[j]; }
 
     /// Contact k is closed (or open) from time t on; a change is logged as a closing (opening).
-    void set_closed(std::size_t k, bool closed, double t);
+    void set_closed(std::size_t k, bool closed, double t) {
+        if (records_[k].set_closed(closed))
+            events_.push_back({k, t, closed ? ContactEvent::Kind::closing : ContactEvent::Kind::opening});
+    }
     const std::vector<ContactEvent>& events() const { return events_; }
 
     /// Gap of every contact at t [m] (0 while touching), as settling.hpp wants them.

@@ -28,6 +28,8 @@ public:
     double mean_velocity() const { return per_period_ / period_; }
     /// Displacement over [t0, t0 + u] [m], u >= 0.
     double position(double u) const;
+    /// Breakpoints of the velocity over one period (what the path stores) [-].
+    std::size_t breakpoints() const { return start_.size(); }
     /// Whether the end moves at one velocity throughout (its rod does not vibrate there).
     bool steady() const { return velocity_.size() == 1; }
     /// Velocity at t0 + u (the piece that starts at or before it) [m/s].

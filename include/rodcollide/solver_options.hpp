@@ -50,8 +50,8 @@ struct SolverOptions {
     /// Characteristics: cap on processed event groups (bounded work): about a minute of one core
     /// at 100-200 ns per group (README, "Scaling").
     std::size_t max_events = 300'000'000;
-    /// Characteristics: cap on stored fronts (bounded memory: 16 bytes each, about 110 bytes of
-    /// resident memory each at the cap as measured, so the default stays under 1 GB). Finite
+    /// Characteristics: cap on stored fronts (bounded memory: 16 bytes each, about 40 bytes of
+    /// resident memory each at the cap as measured, so the default takes about 330 MB). Finite
     /// differences: cap on the values of the gauges' wave field (16 bytes each).
     std::size_t max_fronts = 8'000'000;
     /// Keep the whole field history (needed for diagrams and field queries in the past). Without

@@ -19,17 +19,24 @@ namespace rodcollide {
 
 /// Piecewise-constant function of time: value(k) holds on [time(k), time(k+1)); the first piece
 /// starts at -inf. Indices are absolute: discarding old pieces does not renumber the others.
+/// Storage is a ring of (time, value) pairs whose capacity is a power of two, so piece k sits in
+/// slot k mod capacity: appending at the back and forgetting at the front move nothing, and the
+/// capacity follows the pieces stored (within a factor of 4) rather than all pieces ever pushed.
 class StepFunction {
 public:
     explicit StepFunction(double initial_value);
     /// Appends a jump; `time` must not precede the last jump.
-    void push(double time, double value);
+    void push(double time, double value) {
+        if (time < slot(end_ - 1).time) out_of_order();
+        if (end_ - first_ > mask_) reallocate(2 * (mask_ + 1));
+        slot(end_++) = {time, value};
+    }
     /// One past the last piece's index.
-    std::size_t size() const { return first_ + times_.size(); }
+    std::size_t size() const { return end_; }
     /// Index of the oldest piece still stored.
     std::size_t first() const { return first_; }
-    double time(std::size_t k) const { return times_[k - first_]; }
-    double value(std::size_t k) const { return values_[k - first_]; }
+    double time(std::size_t k) const { return slot(k).time; }
+    double value(std::size_t k) const { return slot(k).value; }
     /// Forgets pieces before index k (the piece k then starts at -inf for queries); used when
     /// only the outcome is wanted, to keep memory proportional to the fronts in flight.
     /// Returns how many pieces were dropped.
@@ -42,11 +49,22 @@ public:
     /// Integral of f and of f^2 over [a, b], a <= b.
     double integral(double a, double b) const;
     double integral_of_square(double a, double b) const;
+    /// Pieces held in memory (the ring's capacity) [-].
+    std::size_t capacity() const { return ring_.size(); }
 
 private:
-    std::size_t first_ = 0;
-    std::vector<double> times_;
-    std::vector<double> values_;
+    struct Piece {
+        double time;
+        double value;
+    };
+    const Piece& slot(std::size_t k) const { return ring_[k & mask_]; }
+    Piece& slot(std::size_t k) { return ring_[k & mask_]; }
+    void reallocate(std::size_t capacity);
+    [[noreturn]] static void out_of_order();
+
+    std::size_t first_ = 0, end_ = 1;
+    std::vector<Piece> ring_;
+    std::size_t mask_ = 0;  // ring_.size() - 1
 };
 
 /// State at one material point.
