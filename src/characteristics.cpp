@@ -58,6 +58,7 @@ public:
         velocity_tolerance_ = tolerances_.velocity;
         drop_threshold_ = options.drop_tolerance * velocity_scale_;
         time_tolerance_ = time_tolerance * chain.shortest_transit_time();
+        merge_below_ = options.time_resolution * chain.shortest_transit_time();
         state_.resize(junctions_.size());
         last_junction_ = junctions_.size() - 1;
         if (options.force_samples)
@@ -176,8 +177,8 @@ private:
         const JunctionResponse r = splits ? without_small_jump(s, ideal, in, q.kind) : ideal;
         if (k >= 0) set_force(contacts_[static_cast<std::size_t>(k)], r.force, t);
         if (is_chain_end(j) && chain_ends_.update(j, r, t)) settling_.force_carried();
-        if (q.left >= 0) emit_left(j, r.beta_to_left, ideal.beta_to_left, t);
-        if (q.right >= 0) emit_right(j, r.alpha_to_right, ideal.alpha_to_right, t);
+        if (q.left >= 0) emit_left(j, r.beta_to_left, ideal.beta_to_left, t, splits);
+        if (q.right >= 0) emit_right(j, r.alpha_to_right, ideal.alpha_to_right, t, splits);
     }
 
     /// Front-count control at a force-carrying junction, where every arriving front splits in two.
@@ -257,28 +258,50 @@ private:
     }
 
     /// Sends beta into the left element; `ideal` is the exact response, for energy accounting. It
-    /// reaches the junction at that element's left end, which has the element's index.
-    void emit_left(std::size_t j, double value, double ideal, double t) {
+    /// reaches the junction at that element's left end, which has the element's index. `splits`:
+    /// the junction splits fronts, so short pieces may be merged (merge_short_piece()).
+    void emit_left(std::size_t j, double value, double ideal, double t, bool splits) {
         JunctionState& s = state_[j];
         const auto e = static_cast<std::size_t>(junctions_[j].left);
-        emit(s.emitted_left, s.ideal_left, value, ideal, e, field_.beta_arrivals(e), t, e);
+        emit(s.emitted_left, s.ideal_left, value, ideal, e, field_.beta_arrivals(e), t, e, splits ? &state_[e].cursor_beta : nullptr);
     }
 
     /// Sends alpha into the right element; it reaches the junction at that element's right end.
-    void emit_right(std::size_t j, double value, double ideal, double t) {
+    void emit_right(std::size_t j, double value, double ideal, double t, bool splits) {
         JunctionState& s = state_[j];
         const auto e = static_cast<std::size_t>(junctions_[j].right);
-        emit(s.emitted_right, s.ideal_right, value, ideal, e, field_.alpha_arrivals(e), t, e + 1);
+        emit(s.emitted_right, s.ideal_right, value, ideal, e, field_.alpha_arrivals(e), t, e + 1,
+             splits ? &state_[e + 1].cursor_alpha : nullptr);
     }
 
     /// A new front, unless the value is unchanged; it reaches junction `far_end` one transit later.
+    /// `merge_reader`: the far end's cursor in `history` when short pieces may be merged.
     void emit(double& emitted, double& ideal_now, double value, double ideal, std::size_t e, StepFunction& history,
-              double t, std::size_t far_end) {
+              double t, std::size_t far_end, const std::size_t* merge_reader) {
         ideal_now = ideal;
         if (value == emitted) return;
         emitted = value;
-        add_front(history, t + elements_[e].transit_time, value);
+        const double arrival = t + elements_[e].transit_time;
+        if (merge_reader) merge_short_piece(history, e, arrival, t + group_tolerance(t), *merge_reader);
+        add_front(history, arrival, value);
         touched_.push_back(far_end);
+    }
+
+    /// Front merging (docs/physics.md §5.1): the history's last piece, which the new front arriving
+    /// at `arrival` ends, is merged into the one before it if it is shorter than the time
+    /// resolution and both are still wholly in flight (start after `read_until`, up to which the
+    /// far end may have read). Momentum is kept exactly; the energy the element loses,
+    /// (Z/4) d1 d2 (v1 - v2)^2 / (d1 + d2), is accounted as dropped. Only junctions that split
+    /// fronts merge: free ends and open contacts pass pieces on unchanged (they do not multiply
+    /// them), so a force-free stretch changes no energy and the rod states read at its start hold.
+    void merge_short_piece(StepFunction& history, std::size_t e, double arrival, double read_until, std::size_t reader) {
+        const std::size_t n = history.size();
+        if (stored_fronts_ <= options_.exact_fronts || n - history.first() < 3 || arrival - history.time(n - 1) >= merge_below_ ||
+            history.time(n - 2) <= read_until || static_cast<double>(n - reader) * merge_below_ < elements_[e].transit_time)
+            return;
+        energy_created_ -= 0.25 * elements_[e].impedance * history.merge_last(arrival);
+        --stored_fronts_;
+        ++merged_fronts_;
     }
 
     void add_front(StepFunction& history, double arrival, double value) {
@@ -286,9 +309,10 @@ private:
         if (++stored_fronts_ > options_.max_fronts)
             throw SolverLimitExceeded(fmt::format(
                 "characteristics solver: reached max_fronts = {} stored fronts ({} MB) at t = {:g}; "
-                "raise [solver] max_fronts (--max-fronts) or [solver] drop_tolerance (now {:g}), or set [solver] "
-                "end_time", options_.max_fronts, options_.max_fronts * 16 / 1000000, arrival,
-                options_.drop_tolerance));
+                "raise [solver] max_fronts (--max-fronts) or [solver] time_resolution (--time-resolution, now {:g}), "
+                "or set [solver] end_time", options_.max_fronts, options_.max_fronts * 16 / 1000000, arrival,
+                options_.time_resolution));
+        peak_stored_fronts_ = std::max(peak_stored_fronts_, stored_fronts_);
         history.push(arrival, value);
     }
 
@@ -472,12 +496,15 @@ private:
         const double rounding_growth =
             16 * std::numeric_limits<double>::epsilon() * t / chain_.shortest_transit_time();
         report.accuracy = std::max(characteristics_accuracy(options_), rounding_growth);
-        // Free-flight skipping is exact; a dropped jump moves later contact events by amounts no
-        // bound is derived for here (docs/physics.md §5.1): +infinity, written as null.
-        report.velocity_error_bound = dropped_fronts_ == 0 ? 0.0 : inf;
+        // Free-flight skipping is exact; a dropped or merged front moves later contact events by
+        // amounts no bound is derived for: +infinity here, estimated by solve_characteristics()
+        // from a second run (characteristics_error.cpp, docs/physics.md §5.1).
+        report.velocity_error_bound = dropped_fronts_ == 0 && merged_fronts_ == 0 ? 0.0 : inf;
         report.stats.events = groups_;
         report.stats.fronts = fronts_;
         report.stats.dropped_fronts = dropped_fronts_;
+        report.stats.merged_fronts = merged_fronts_;
+        report.stats.peak_stored_fronts = peak_stored_fronts_;
         report.left_end = chain_ends_.report(ChainSide::left, t);
         report.right_end = chain_ends_.report(ChainSide::right, t);
         report.force_samples = options_.force_samples;
@@ -500,11 +527,12 @@ private:
 
     double velocity_scale_ = 0, velocity_tolerance_ = 0, drop_threshold_ = 0;
     double time_tolerance_ = 0;
+    double merge_below_ = 0;  // [s]: time_resolution x the shortest transit time
     ContactTolerances tolerances_;
     double energy_created_ = 0;
     SettlingWatch settling_;
-    std::size_t forced_contacts_ = 0, groups_ = 0, fronts_ = 0, dropped_fronts_ = 0;
-    std::size_t stored_fronts_ = 0;
+    std::size_t forced_contacts_ = 0, groups_ = 0, fronts_ = 0, dropped_fronts_ = 0, merged_fronts_ = 0;
+    std::size_t stored_fronts_ = 0, peak_stored_fronts_ = 0;
     std::vector<RodState> free_rods_;  // at the start of the current force-free epoch
     bool only_free_rods_ = false, free_flight_ = false;
     double next_free_flight_ = 0;
@@ -517,7 +545,7 @@ double characteristics_accuracy(const SolverOptions& options) {
     return std::max(characteristics_rounding, 100 * options.drop_tolerance);
 }
 
-CharacteristicsSolution solve_characteristics(const Chain& chain, const SolverOptions& options) {
+CharacteristicsSolution track_fronts(const Chain& chain, const SolverOptions& options) {
     return FrontTracker(chain, options).run();
 }
 

@@ -26,7 +26,9 @@ nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) 
             contacts.back()["force_history"] = {{"time", c.force_history.time}, {"force", c.force_history.force}};
     }
     json stats = {{"events", o.stats.events}, {"fronts", o.stats.fronts}, {"dropped_fronts", o.stats.dropped_fronts},
-                  {"free_flights", o.stats.free_flights}};
+                  {"merged_fronts", o.stats.merged_fronts}, {"peak_stored_fronts", o.stats.peak_stored_fronts},
+                  {"free_flights", o.stats.free_flights},
+                  {"estimate_events", o.stats.estimate_events}};
     if (o.method == Method::finite_difference) {
         stats["steps"] = o.stats.steps;
         stats["cells"] = o.stats.cells;
@@ -72,7 +74,7 @@ nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) 
             {"impact_equation_residual", o.impact_equation_residual()},
             // null when no estimate could be made (+infinity)
             {"velocity_error_bound", std::isfinite(o.velocity_error_bound) ? json(o.velocity_error_bound) : json()},
-            {"velocity_error_kind", o.method == Method::finite_difference ? "estimate" : "bound"},
+            {"velocity_error_kind", o.velocity_error_kind == Outcome::ErrorKind::estimate ? "estimate" : "bound"},
             {"stats", stats},
             {"warnings", o.warnings}};
     for (auto& [key, value] : rest.items()) doc[key] = value;
@@ -146,6 +148,11 @@ std::string outcome_table(const std::string& title, const Outcome& o) {
     else
         fmt::format_to(out, "\nsolver: {} events, {} fronts", o.stats.events, o.stats.fronts);
     if (o.stats.dropped_fronts) fmt::format_to(out, ", {} jumps below the drop tolerance", o.stats.dropped_fronts);
+    if (o.stats.merged_fronts) fmt::format_to(out, ", {} fronts merged below the time resolution", o.stats.merged_fronts);
+    if (o.method == Method::characteristics && o.velocity_error_kind == Outcome::ErrorKind::estimate)
+        fmt::format_to(out, "\nerror estimate: final velocities within {:.3g} ({})", o.velocity_error_bound,
+                       o.stats.estimate_events ? fmt::format("against a coarser run of {} events", o.stats.estimate_events)
+                                               : std::string("none: the coarser run did not finish"));
     fmt::format_to(out, "\n");
     return s;
 }

@@ -31,6 +31,7 @@ void validate(const SolverOptions& o) {
     if (o.record_until) input::require("record_until", input::positive(*o.record_until));
     input::require("record_after_settling", input::non_negative(o.record_after_settling));
     input::require("drop_tolerance", input::within(o.drop_tolerance, {0, largest_drop_tolerance}));
+    input::require("time_resolution", input::within(o.time_resolution, {0, largest_time_resolution}));
     input::require("max_events", input::integer_within(o.max_events, 1, largest_max_events));
     input::require("max_fronts", input::integer_within(o.max_fronts, 1, largest_max_fronts));
     if (o.cells != 0) input::require("cells", input::integer_within(o.cells, 1, largest_cells));  // 0: the default

@@ -51,6 +51,20 @@ std::size_t StepFunction::truncate(std::size_t k) {
     return n;
 }
 
+double StepFunction::merge_last(double end) {
+    if (end_ - first_ < 3) throw std::logic_error("StepFunction::merge_last: no finite piece to merge into");
+    const Piece last = slot(end_ - 1);
+    Piece& before = slot(end_ - 2);
+    const double d1 = last.time - before.time, d2 = end - last.time;
+    const double v1 = before.value, v2 = last.value;
+    const double d = d1 + d2;
+    --end_;
+    if (!(d > 0)) return 0;  // both pieces empty: nothing to weigh
+    // v1 + (v2 - v1) d2/d rather than (v1 d1 + v2 d2)/d: equal values stay exactly equal.
+    before.value = v1 + (v2 - v1) * (d2 / d);
+    return d1 * d2 * (v1 - v2) * (v1 - v2) / d;
+}
+
 std::size_t StepFunction::index_at(double s) const {
     // The last piece starting at or before s (upper_bound over the jumps, then one back).
     std::size_t lo = first_ + 1, count = end_ - lo;

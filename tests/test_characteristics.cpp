@@ -3,6 +3,7 @@
 // identical rods, and conservation laws on random chains.
 #include "chain_builders.hpp"
 #include "closed_forms.hpp"
+#include "conservation.hpp"
 #include "rodcollide/characteristics.hpp"
 #include "rodcollide/impact_matrices.hpp"
 
@@ -13,6 +14,7 @@
 #include <numeric>
 
 using namespace rodcollide;
+using rodcollide::testing::check_conservation;
 using rodcollide::testing::identical_rods;
 using rodcollide::testing::make_rod;
 
@@ -24,18 +26,6 @@ void check_region(const WaveField& field, double x, double t, double strain, dou
     const PointState p = field.state_at(x, t);
     CHECK(p.strain == Approx(strain).margin(1e-14));
     CHECK(p.velocity == Approx(velocity).margin(1e-14));
-}
-
-void check_conservation(const Outcome& o, double tol = 1e-12) {
-    const Eigen::VectorXd m = o.masses();
-    const double p0 = m.dot(o.initial_velocities());
-    const double p1 = m.dot(o.final_velocities());
-    const double scale = m.dot(o.initial_velocities().cwiseAbs()) + 1e-300;
-    CHECK(std::abs(p1 - p0) / scale < tol);
-    const double e1 = o.energy.final_rigid + o.energy.final_vibration + o.energy.dropped;
-    CHECK(std::abs(e1 - o.energy.initial) / o.energy.initial < tol);
-    CHECK(o.impact_equation_residual() < tol);
-    for (const ContactOutcome& c : o.contacts) CHECK(c.impulse >= 0);
 }
 
 }  // namespace

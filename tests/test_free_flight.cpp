@@ -132,18 +132,26 @@ TEST_CASE("skipping free flight gives the outcome of processing every reflection
     CHECK(skipped > 20);  // the comparison exercised skipping
 }
 
-TEST_CASE("the velocity error bound is 0 when nothing is dropped and unbounded after a drop", "[free_flight]") {
+TEST_CASE("the velocity error is a bound of 0 when nothing is dropped and an estimate after a drop", "[free_flight]") {
     // Mismatched impedances and incommensurate transit times multiply fronts until some are weak
     // enough to drop (the chain of the energy-balance test of dropping, test_characteristics.cpp).
     const Chain chain({make_rod(1.0, 1.0, 0, 1.0), make_rod(0.37, 0, 0, 2.9), make_rod(1.61, 0, 0, 0.45),
                        make_rod(0.23, -0.3, 0, 1.7), make_rod(0.71, 0, 0, 1.3), make_rod(0.53, 0, 0, 0.8)});
-    SolverOptions coarse;
+    SolverOptions coarse, exact;
     coarse.drop_tolerance = 1e-2;
+    coarse.time_resolution = exact.time_resolution = 0;  // dropping only
     // Equal impedances never split a front: nothing to drop.
     const Outcome a = solve_characteristics(rodcollide::testing::identical_rods({1, 0, 0, -0.5}), {}).outcome;
     const Outcome b = solve_characteristics(chain, coarse).outcome;
     CHECK(a.stats.dropped_fronts == 0);
     CHECK(a.velocity_error_bound == 0);
+    CHECK(a.velocity_error_kind == Outcome::ErrorKind::bound);
     REQUIRE(b.stats.dropped_fronts > 0);
-    CHECK(std::isinf(b.velocity_error_bound));
+    CHECK(b.stats.merged_fronts == 0);
+    CHECK(b.velocity_error_kind == Outcome::ErrorKind::estimate);
+    REQUIRE(std::isfinite(b.velocity_error_bound));
+    // The estimate (from a run at 4x the drop tolerance) covers the error against the exact run.
+    const Outcome c = solve_characteristics(chain, exact).outcome;
+    REQUIRE(c.velocity_error_bound == 0);
+    CHECK((b.final_velocities() - c.final_velocities()).cwiseAbs().maxCoeff() <= b.velocity_error_bound);
 }

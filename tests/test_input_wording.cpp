@@ -58,6 +58,8 @@ TEST_CASE("the same mistake reads the same as a flag and as a case-file key", "[
         {"end-time", "end_time", "1e999", "1e999", "1e999 is out of range for a double"},
         {"drop-tolerance", "drop_tolerance", "1", "1", "must be in [0, 0.01], got 1"},
         {"drop-tolerance", "drop_tolerance", "-0.001", "-0.001", "must be in [0, 0.01], got -0.001"},
+        {"time-resolution", "time_resolution", "1", "1", "must be in [0, 0.25], got 1"},
+        {"time-resolution", "time_resolution", "nan", "nan", "must be finite, got nan"},
         {"cells", "cells", "0", "0", "must be > 0, got 0"},
         {"cells", "cells", "-5", "-5", "must be > 0, got -5"},
         {"cells", "cells", "1.5", "1.5", "must be an integer, got a float (1.5)"},

@@ -38,12 +38,14 @@ TEST_CASE("validate(SolverOptions): the defaults and the extremes of each range 
               o.end_time = 1e-300;
               o.record_until = 1e300;
               o.drop_tolerance = 0;
+              o.time_resolution = 0;
               o.max_events = 1;
               o.max_fronts = largest_max_fronts;
               o.cells = largest_cells;
           }) == "(accepted)");
     CHECK(refusal([](SolverOptions& o) {
               o.drop_tolerance = largest_drop_tolerance;
+              o.time_resolution = largest_time_resolution;
               o.max_events = largest_max_events;
               o.max_fronts = 1;
               o.cells = 1;
@@ -71,6 +73,16 @@ TEST_CASE("validate(SolverOptions): drop_tolerance from 0 to 0.01, where the acc
           "drop_tolerance: must be in [0, 0.01], got -0.001");
     CHECK(refusal([](SolverOptions& o) { o.drop_tolerance = std::nan(""); }) ==
           "drop_tolerance: must be finite, got nan");
+}
+
+TEST_CASE("validate(SolverOptions): time_resolution from 0 (exact) to 0.25, where the coarser run of the estimate "
+          "still resolves the shortest rod", "[solver_options]") {
+    CHECK(refusal([](SolverOptions& o) { o.time_resolution = 0.5; }) == "time_resolution: must be in [0, 0.25], got 0.5");
+    CHECK(refusal([](SolverOptions& o) { o.time_resolution = std::nextafter(0.25, 1.0); }) ==
+          "time_resolution: must be in [0, 0.25], got 0.25000000000000006");
+    CHECK(refusal([](SolverOptions& o) { o.time_resolution = -1e-3; }) ==
+          "time_resolution: must be in [0, 0.25], got -0.001");
+    CHECK(refusal([](SolverOptions& o) { o.time_resolution = inf; }) == "time_resolution: must be finite, got inf");
 }
 
 TEST_CASE("validate(SolverOptions): max_events, max_fronts and cells from 1 to their largest", "[solver_options]") {

@@ -32,6 +32,31 @@ TEST_CASE("StepFunction: values, integrals, and forgetting old pieces", "[wave_f
     CHECK(f.index_at(3.0) == 2);
 }
 
+TEST_CASE("StepFunction::merge_last keeps the integral and loses d1 d2 (v1 - v2)^2 / (d1 + d2) of the square",
+          "[wave_field][merge]") {
+    StepFunction f(0.0);
+    f.push(1.0, 2.0);   // [1, 4): 2
+    f.push(4.0, -1.0);  // [4, 4.5): -1, ended by a front at 4.5
+    const double square_before = f.integral_of_square(1.0, 4.5);
+    const double lost = f.merge_last(4.5);
+    CHECK(f.size() == 2);
+    CHECK(f.time(1) == 1.0);
+    CHECK(f.value(1) == Approx((3 * 2.0 + 0.5 * -1.0) / 3.5).epsilon(1e-15));
+    f.push(4.5, 7.0);
+    CHECK(f.integral(1.0, 4.5) == Approx(3 * 2.0 + 0.5 * -1.0).epsilon(1e-15));
+    CHECK(lost == Approx(3 * 0.5 * 9.0 / 3.5).epsilon(1e-15));
+    CHECK(f.integral_of_square(1.0, 4.5) == Approx(square_before - lost).epsilon(1e-14));
+    // Equal values stay exactly equal; the piece from -inf is never merged into.
+    StepFunction g(1.0);
+    g.push(1.0, 0.3);
+    g.push(1.25, 0.3);
+    CHECK(g.merge_last(2.0) == 0.0);
+    CHECK(g.value(1) == 0.3);
+    StepFunction h(1.0);
+    h.push(1.0, 2.0);
+    CHECK_THROWS(h.merge_last(1.5));
+}
+
 TEST_CASE("fronts of Winandy & Leine 2015 Fig. 6(a): endpoints in the x-t plane", "[wave_field][seed000]") {
     const auto s = solve_characteristics(testing::identical_rods({1, 0}), {});
     const auto fronts = s.field.fronts(2.0);

@@ -86,7 +86,12 @@ struct SolverStats {
     std::size_t events = 0;        ///< event groups (characteristics) or time steps (grid)
     std::size_t fronts = 0;        ///< fronts created (characteristics) or cells (grid)
     std::size_t dropped_fronts = 0;///< jumps below the drop tolerance that were not emitted
+    std::size_t merged_fronts = 0; ///< fronts merged below the time resolution (characteristics)
+    std::size_t peak_stored_fronts = 0;  ///< most fronts stored at once (characteristics; max_fronts caps it)
     std::size_t free_flights = 0;  ///< stretches of free flight skipped at once (free_flight.hpp)
+    /// Event groups (characteristics) or time steps (grid) of the coarser run the error estimate
+    /// compares with (0: none).
+    std::size_t estimate_events = 0;
     // Finite differences only (0 for characteristics):
     std::size_t steps = 0;         ///< time steps taken
     std::size_t cells = 0;         ///< cells in all rods
@@ -115,15 +120,21 @@ struct Outcome {
     /// The solver's own estimate of its error: final velocities are within accuracy x the velocity
     /// scale (Chain::velocity_scale()) of the exact ones, and the outcome satisfies the impact
     /// equation and the consistency conditions to that relative slack [-]. Characteristics:
-    /// rounding, or 100 x drop_tolerance if larger; finite differences: its error estimate
+    /// rounding, or 100 x drop_tolerance if larger, or its error estimate velocity_error_bound /
+    /// velocity scale if larger still; finite differences: its error estimate
     /// velocity_error_bound / velocity scale, at least characteristics_rounding. Energies,
     /// quadratic in velocities, are held to accuracy x (2 + accuracy) by the outcome self-check.
     double accuracy = 0;
-    /// Error of the final velocities [m/s, absolute, every rod]: for the characteristics solver a
-    /// bound from what it approximated (dropped fronts, docs/physics.md §5.1; 0 when nothing was),
-    /// for finite differences an estimate from a coarser second run (docs/finite_difference.md);
+    /// Error of the final velocities [m/s, absolute, every rod]: for the characteristics solver 0
+    /// (a bound) when nothing was approximated, else an estimate from a second run at a coarser
+    /// time resolution and drop tolerance (merged or dropped fronts, docs/physics.md §5.1); for
+    /// finite differences an estimate from a coarser second grid (docs/finite_difference.md);
     /// +infinity when no bound or estimate could be made.
     double velocity_error_bound = 0;
+    /// What velocity_error_bound is: a rigorous bound, or an estimate from a second run
+    /// (error_estimate.hpp). JSON "velocity_error_kind": "bound" or "estimate".
+    enum class ErrorKind { bound, estimate };
+    ErrorKind velocity_error_kind = ErrorKind::bound;
     SolverStats stats;
     std::vector<std::string> warnings;
 

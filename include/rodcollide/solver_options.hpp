@@ -31,6 +31,9 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// SolverOptions::time_resolution by default (docs/physics.md §5.1 says how it was chosen).
+inline constexpr double default_time_resolution = 0.02;
+
 struct SolverOptions {
     Method method = Method::characteristics;
     /// Horizon [s]. Without it the solver runs until it proves no contact can happen again.
@@ -47,6 +50,16 @@ struct SolverOptions {
     /// new front; the energy this changes is accounted for and reported (Outcome::energy.dropped).
     /// At most largest_drop_tolerance.
     double drop_tolerance = 1e-12;
+    /// Characteristics: fronts closer in arrival time than time_resolution x the shortest transit
+    /// time are merged (the shorter piece into the one before it, at their mean value: momentum
+    /// exact, the energy this removes reported in Outcome::energy.dropped), so an element stores
+    /// at most about T / (time_resolution T_min) fronts (docs/physics.md §5.1). 0: exact, no
+    /// merging. At most largest_time_resolution.
+    double time_resolution = default_time_resolution;
+    /// Characteristics: merging starts only once more than this many fronts are stored, so a
+    /// chain whose fronts fit stays exact at any time_resolution (16,384 fronts, 256 kB, by default;
+    /// docs/physics.md §5.1). C++ API only; 0 merges from the start.
+    std::size_t exact_fronts = 1 << 14;
     /// Characteristics: cap on processed event groups (bounded work): about a minute of one core
     /// at 100-200 ns per group (README, "Scaling").
     std::size_t max_events = 300'000'000;
@@ -82,9 +95,12 @@ inline constexpr std::size_t largest_cells = 100'000'000;
 /// The outcome of a run with drop_tolerance d is accurate to 100 d relative to the velocity scale
 /// (Outcome::accuracy): beyond 0.01 that bound says nothing.
 inline constexpr double largest_drop_tolerance = 0.01;
+/// Largest time_resolution: a quarter of the shortest transit time, so that the coarser run of the
+/// error estimate (2x, characteristics_error.cpp) still resolves every rod.
+inline constexpr double largest_time_resolution = 0.25;
 
 /// Checks every limit on the options: a known method; end_time and record_until finite and > 0;
-/// drop_tolerance in [0, largest_drop_tolerance]; max_events, max_fronts and cells (unless 0, the default) from 1 to
+/// drop_tolerance in [0, largest_drop_tolerance]; time_resolution in [0, largest_time_resolution]; max_events, max_fronts and cells (unless 0, the default) from 1 to
 /// their largest value above. Throws InvalidInput naming the option by its case-file key
 /// ("end_time"). The case reader, the command line's solver flags and solve() all call it.
 void validate(const SolverOptions& options);

@@ -43,6 +43,11 @@ public:
     std::size_t discard_before(std::size_t k);
     /// Forgets pieces from index k on (k > first()); returns how many were dropped.
     std::size_t truncate(std::size_t k);
+    /// Merges the last piece, taken to end at `end`, into the one before it (which must start at a
+    /// finite time: size() - first() >= 3), with their duration-weighted mean value: the integral
+    /// of f over [time(size() - 2), end) is kept, the integral of f^2 drops by
+    /// d1 d2 (v1 - v2)^2 / (d1 + d2), which is returned (docs/physics.md §5.1, front merging).
+    double merge_last(double end);
     /// Index of the piece containing s (a jump at s belongs to the piece it starts).
     std::size_t index_at(double s) const;
     double at(double s) const { return value(index_at(s)); }

@@ -156,6 +156,9 @@ void CommonSolverFlags::add_to(po::options_description& options, po::options_des
         ("cells", po::value<std::string>()->value_name("N"), "finite differences: cells in the rod or segment with the shortest transit time (default 1000)")
         ("drop-tolerance", po::value<std::string>()->value_name("D"),
          "characteristics: smallest jump kept at a contact, relative to the velocity scale, 0 to 0.01 (default 1e-12)")
+        ("time-resolution", po::value<std::string>()->value_name("R"),
+         "characteristics: fronts closer than R shortest transit times are merged (momentum exact, the energy "
+         "lost reported), 0 (exact) to 0.25 (default 0)")
         ("max-events", po::value<std::string>()->value_name("N"), "characteristics: cap on event groups (default 3e8)")
         ("max-fronts", po::value<std::string>()->value_name("N"), "characteristics: cap on stored fronts, 16 bytes each (default 8e6); finite differences: on the gauges' stored values");
 }
@@ -166,6 +169,7 @@ std::optional<int> CommonSolverFlags::read(const std::string& command, const po:
         end_time_ = number_flag(vm, "end-time");
         cells_ = integer_flag(vm, "cells");
         drop_tolerance_ = number_flag(vm, "drop-tolerance");
+        time_resolution_ = number_flag(vm, "time-resolution");
         max_events_ = integer_flag(vm, "max-events");
         max_fronts_ = integer_flag(vm, "max-fronts");
     } catch (const InvalidInput& e) {
@@ -186,6 +190,7 @@ std::optional<int> CommonSolverFlags::apply(const std::string& command, SolverOp
         set(end_time_, [&](double t) { solver.end_time = t; });
         set(cells_, [&](std::int64_t n) { solver.cells = to_count("cells", n); });
         set(drop_tolerance_, [&](double d) { solver.drop_tolerance = d; });
+        set(time_resolution_, [&](double r) { solver.time_resolution = r; });
         set(max_events_, [&](std::int64_t n) { solver.max_events = to_count("max_events", n); });
         set(max_fronts_, [&](std::int64_t n) { solver.max_fronts = to_count("max_fronts", n); });
     } catch (const InvalidInput& e) {  // every solver option has its flag

@@ -70,7 +70,7 @@ std::size_t to_count(const std::string& key, std::int64_t n);
 /// is flag --max-events), else what() ("rods: ...", a key no flag sets).
 std::string flag_error(const InvalidInput& e, const boost::program_options::options_description& options);
 
-/// --method, --end-time, --cells, --drop-tolerance, --max-events, --max-fronts: override the case
+/// --method, --end-time, --cells, --drop-tolerance, --time-resolution, --max-events, --max-fronts: override the case
 /// file.
 class CommonSolverFlags {
 public:
@@ -87,7 +87,7 @@ public:
 
 private:
     std::optional<std::string> method_;
-    std::optional<double> end_time_, drop_tolerance_;
+    std::optional<double> end_time_, drop_tolerance_, time_resolution_;
     std::optional<std::int64_t> cells_, max_events_, max_fronts_;
 };
 
