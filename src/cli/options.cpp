@@ -157,8 +157,9 @@ void CommonSolverFlags::add_to(po::options_description& options, po::options_des
         ("drop-tolerance", po::value<std::string>()->value_name("D"),
          "characteristics: smallest jump kept at a contact, relative to the velocity scale, 0 to 0.01 (default 1e-12)")
         ("time-resolution", po::value<std::string>()->value_name("R"),
-         "characteristics: fronts closer than R shortest transit times are merged (momentum exact, the energy "
-         "lost reported), 0 (exact) to 0.25 (default 0)")
+         "characteristics: once more than 16384 fronts are stored, fronts closer than R shortest transit times "
+         "are merged (momentum exact, the energy lost reported, the error estimated from a second run), "
+         "0 (exact, never merge) to 0.25 (default 0.02)")
         ("max-events", po::value<std::string>()->value_name("N"), "characteristics: cap on event groups (default 3e8)")
         ("max-fronts", po::value<std::string>()->value_name("N"), "characteristics: cap on stored fronts, 16 bytes each (default 8e6); finite differences: on the gauges' stored values");
 }
