@@ -150,7 +150,7 @@ TEST_CASE("the velocity error is a bound of 0 when nothing is dropped and an est
     CHECK(b.stats.merged_fronts == 0);
     CHECK(b.velocity_error_kind == Outcome::ErrorKind::estimate);
     REQUIRE(std::isfinite(b.velocity_error_bound));
-    // The estimate (from a run at 4x the drop tolerance) covers the error against the exact run.
+    // The estimate (from a run at twice the drop tolerance) covers the error against the exact run.
     const Outcome c = solve_characteristics(chain, exact).outcome;
     REQUIRE(c.velocity_error_bound == 0);
     CHECK((b.final_velocities() - c.final_velocities()).cwiseAbs().maxCoeff() <= b.velocity_error_bound);
