@@ -9,9 +9,6 @@
 
 #include <benchmark/benchmark.h>
 
-#include <numbers>
-#include <random>
-#include <vector>
 
 using namespace rodcollide;
 
@@ -56,35 +53,10 @@ BENCHMARK(BM_Characteristics_TenRodMixed)->Unit(benchmark::kMillisecond);
 
 // ---- Cost of an event group -----------------------------------------------------------------
 // The exact solver's time per event group (issue 10, "a faster event loop") on fixed chains of
-// the scaling benchmark's three families (bench/scaling.py: rods 0.05-0.5 m, steel, aluminium
-// or brass of 10-30 mm diameter, gaps of 0.1-0.5 mm on about half the contacts, a 5 m/s striker),
-// drawn here from std::mt19937 with fixed seeds. Each reports per_group: CPU time divided by the
-// outcome's stats.events. Run (medians of repetitions):
+// the scaling benchmark's three families (testing::scaling_chain, seeded). Each reports
+// per_group: CPU time divided by the outcome's stats.events. Run (medians of repetitions):
 //   build-bench/rodcollide_bench --benchmark_filter=EventGroup --benchmark_repetitions=10
 //   --benchmark_report_aggregates_only=true
-
-enum class Family { equal_gaps, mixed_touching, mixed_gaps };
-
-Chain family_chain(Family family, std::size_t n, unsigned seed) {
-    struct Material {
-        double density, youngs;
-    };
-    const Material steel{7850, 210e9}, materials[] = {{2700, 70e9}, {8500, 100e9}, steel};
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> length(0.05, 0.5), diameter(0.010, 0.030), gap(0.1e-3, 0.5e-3), coin(0, 1);
-    std::vector<Rod> rods;
-    for (std::size_t i = 0; i < n; ++i) {
-        const double l = length(rng);
-        Material m = steel;
-        double d = 0.02;
-        if (family != Family::equal_gaps) d = diameter(rng);
-        if (family == Family::mixed_gaps) m = materials[std::uniform_int_distribution<int>(0, 2)(rng)];
-        double g = 0;
-        if (i > 0 && family != Family::mixed_touching && coin(rng) < 0.5) g = gap(rng);
-        rods.push_back(rod(l, i == 0 ? 5.0 : 0.0, g, 0.25 * std::numbers::pi * d * d, m.density, m.youngs));
-    }
-    return Chain(rods);
-}
 
 /// Solves `chain` (outcome only, as `rodcollide run` does) and reports the CPU time per event group.
 void time_event_groups(benchmark::State& state, const Chain& chain, const SolverOptions& options) {
@@ -102,13 +74,13 @@ void time_event_groups(benchmark::State& state, const Chain& chain, const Solver
 
 /// Ten steel rods of random section, touching: fronts split at every contact.
 void BM_EventGroup_MixedTouching(benchmark::State& state) {
-    time_event_groups(state, family_chain(Family::mixed_touching, 10, 2), {});
+    time_event_groups(state, testing::scaling_chain(testing::ScalingFamily::mixed_touching, 10, 2), {});
 }
 BENCHMARK(BM_EventGroup_MixedTouching)->Unit(benchmark::kMillisecond);
 
 /// Thirty steel rods of one section with gaps: long separations, free flight.
 void BM_EventGroup_EqualGaps(benchmark::State& state) {
-    time_event_groups(state, family_chain(Family::equal_gaps, 30, 1), {});
+    time_event_groups(state, testing::scaling_chain(testing::ScalingFamily::equal_gaps, 30, 1), {});
 }
 BENCHMARK(BM_EventGroup_EqualGaps)->Unit(benchmark::kMillisecond);
 
@@ -121,7 +93,7 @@ BENCHMARK(BM_EventGroup_MixedGaps)->Unit(benchmark::kMillisecond);
 void BM_EventGroup_MixedGapsCut(benchmark::State& state) {
     SolverOptions o;
     o.end_time = 2e-3;
-    time_event_groups(state, family_chain(Family::mixed_gaps, 30, 1), o);
+    time_event_groups(state, testing::scaling_chain(testing::ScalingFamily::mixed_gaps, 30, 1), o);
 }
 BENCHMARK(BM_EventGroup_MixedGapsCut)->Unit(benchmark::kMillisecond);
 

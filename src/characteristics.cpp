@@ -17,6 +17,7 @@
 #include "rodcollide/invariant_energy.hpp"
 #include "rodcollide/outcome_builder.hpp"
 #include "rodcollide/settling.hpp"
+#include "rodcollide/time_shift.hpp"
 
 #include <fmt/format.h>
 
@@ -69,6 +70,8 @@ public:
                               return q.kind == JunctionKind::free_end || q.kind == JunctionKind::contact;
                           });
         free_flight_ = options.skip_free_flight && !options.keep_history && only_free_rods_;
+        rebasing_ = options.rebase_times && !options.keep_history && !chain.ends().any();
+        if (rebasing_) rebase_after_ = 2 * chain.longest_transit_time();
         for (std::size_t j = 0; j < junctions_.size(); ++j) {
             const Junction& q = junctions_[j];
             JunctionState& s = state_[j];
@@ -79,29 +82,32 @@ public:
     }
 
     CharacteristicsSolution run() {
-        const double horizon = options_.end_time.value_or(inf);
+        // Times below are relative to origin_ (0 unless rebasing moves it, move_time_origin()).
         const double record_until = options_.record_until.value_or(0);
-        const auto recorded_until = [&] { return std::max(record_until, outcome_.end_time + options_.record_after_settling); };
+        const auto recorded_until = [&] {
+            return std::max(record_until, outcome_.end_time + options_.record_after_settling) - origin_;
+        };
         bool have_outcome = false;
         double t = 0, t_next = 0;
         while (true) {
             t_next = next_event_time();
             // Settled: no contact carries force and the bound holds before anything else happens.
             if (!have_outcome && std::isfinite(settling_.settle_time()) &&
-                settling_.settle_time() <= std::min(t_next, horizon)) {
+                settling_.settle_time() <= std::min(t_next, horizon())) {
                 outcome_ = snapshot(settling_.settle_time(), true, only_free_rods_ ? &free_rods_ : nullptr);
                 have_outcome = true;
             }
-            if (t_next > horizon || t_next == inf) break;
-            if (have_outcome && !std::isfinite(horizon) && t_next > recorded_until()) break;
+            if (t_next > horizon() || t_next == inf) break;
+            if (have_outcome && !options_.end_time && t_next > recorded_until()) break;
             t = t_next;
+            largest_time_ = std::max(largest_time_, t);
             process_group(t);
-            if ((++groups_ & 0xffff) == 0 && options_.progress) options_.progress(t, groups_);
+            if ((++groups_ & 0xffff) == 0 && options_.progress) options_.progress(origin_ + t, groups_);
             if (groups_ > options_.max_events)
                 throw SolverLimitExceeded(fmt::format(
                     "characteristics solver: reached max_events = {} event groups at t = {:g} "
                     "without settling; raise [solver] max_events (--max-events) or set [solver] "
-                    "end_time", options_.max_events, t));
+                    "end_time", options_.max_events, origin_ + t));
             if (forced_contacts_ == 0) settling_.force_free([&] {
                 const double bound = settle_bound(t);
                 // Free rods keep their momentum and energy: read them now, before times grow
@@ -110,10 +116,11 @@ public:
                 if (only_free_rods_ && std::isfinite(bound)) free_rods_ = rod_states(t);
                 return bound;
             });
-            if (forced_contacts_ == 0 && free_flight_ && t >= next_free_flight_) skip_free_flight(t, horizon);
+            if (forced_contacts_ == 0 && free_flight_ && t >= next_free_flight_) t = skip_free_flight(t);
+            if (rebasing_ && !have_outcome && t > rebase_after_) t = move_time_origin(t)(t);
         }
-        if (std::isfinite(horizon)) {
-            outcome_ = snapshot(horizon, have_outcome, nullptr, true);
+        if (options_.end_time) {
+            outcome_ = snapshot(horizon(), have_outcome, nullptr, *options_.end_time);
         } else if (!have_outcome) {
             // The event queue ran dry: nothing moves relative to anything any more.
             outcome_ = snapshot(t, true);
@@ -125,6 +132,25 @@ public:
 
 private:
     const Element& element(std::ptrdiff_t e) const { return elements_[static_cast<std::size_t>(e)]; }
+    /// The end time relative to origin_ (+inf without one).
+    double horizon() const { return options_.end_time.value_or(inf) - origin_; }
+
+    /// Moves the time origin forward to time t, so that the times the solver computes from then
+    /// on are small again (time_shift.hpp, docs/physics.md §6.6); returns the shift (t becomes
+    /// about 0). Every stored time moves with it; what is reported stays absolute.
+    TimeShift move_time_origin(double t) {
+        const double origin = origin_ + t;
+        const TimeShift shift = TimeShift::between(origin_, origin);
+        field_.move_time_origin(shift, origin);
+        contacts_.move_time_origin(shift, origin);
+        settling_.shift_times(shift);
+        for (JunctionState& s : state_) s.accounted_until = shift(s.accounted_until);
+        for (std::size_t j = 0; j < junctions_.size(); ++j) queue_.set(j, shift(queue_.time(j)));
+        next_free_flight_ = shift(next_free_flight_);
+        origin_ = origin;
+        ++rebases_;
+        return shift;
+    }
     /// Junctions 0 and n are the chain's ends, the only ones ChainEndState acts on.
     bool is_chain_end(std::size_t j) const { return j == 0 || j == last_junction_; }
 
@@ -310,7 +336,7 @@ private:
             throw SolverLimitExceeded(fmt::format(
                 "characteristics solver: reached max_fronts = {} stored fronts ({} MB) at t = {:g}; "
                 "raise [solver] max_fronts (--max-fronts) or [solver] time_resolution (--time-resolution, now {:g}), "
-                "or set [solver] end_time", options_.max_fronts, options_.max_fronts * 16 / 1000000, arrival,
+                "or set [solver] end_time", options_.max_fronts, options_.max_fronts * 16 / 1000000, origin_ + arrival,
                 options_.time_resolution));
         peak_stored_fronts_ = std::max(peak_stored_fronts_, stored_fronts_);
         history.push(arrival, value);
@@ -336,13 +362,15 @@ private:
 
     /// With no contact carrying force at t, every rod is free-free: advances them all to just before
     /// the next possible closing (free_flight.hpp), or to the settling time or the horizon, by
-    /// rebuilding each rod's arrivals there from its periodic motion (docs/physics.md §6.6).
-    void skip_free_flight(double t, double horizon) {
-        if (chain_ends_.load_acting(t)) return;  // its steps still drive an end (found by the fuzzer)
+    /// rebuilding each rod's arrivals there from its periodic motion (docs/physics.md §6.6). With
+    /// rebasing the time origin moves to the new time when that is far; returns t in the times
+    /// then current.
+    double skip_free_flight(double t) {
+        if (chain_ends_.load_acting(t)) return t;  // its steps still drive an end (found by the fuzzer)
         double longest = 0;
         for (const Element& e : elements_) longest = std::max(longest, 2 * e.transit_time);
         next_free_flight_ = t + longest;  // a failed attempt is retried one period later
-        const double until = std::min(settling_.settle_time(), horizon);
+        const double until = std::min(settling_.settle_time(), horizon());
         double limit = until - t;
         // Each element's two end paths, built when a contact first needs them. They copy every
         // front in flight (about 80 bytes each), so beyond a budget (2.5 MB) they are dropped
@@ -352,7 +380,7 @@ private:
         std::size_t kept = 0;
         const auto end_paths = [&](std::size_t e) -> const std::pair<PeriodicPath, PeriodicPath>& {
             if (!paths[e]) {
-                paths[e] = end_paths_of(e, t);
+                paths[e] = end_paths_of(e, t);  // the windows from t (in the times current)
                 kept += paths[e]->first.breakpoints() + paths[e]->second.breakpoints();
             }
             return *paths[e];
@@ -368,15 +396,21 @@ private:
                 // velocities agree within the opening tolerance (stays_touching(), §1.4).
                 if (!l.steady() || !r.steady() ||
                     std::abs(free_separation_velocity(l.velocity(0), r.velocity(0))) > velocity_tolerance_)
-                    return;
+                    return t;
             } else {
                 limit = closing_lower_bound(contacts_[k].gap_at(t), l, r, limit, margin, 1 << 16);
             }
             if (kept > path_budget) paths[left].reset();  // both its contacts are done
         }
-        if (!(limit > longest) || !std::isfinite(limit)) return;
-        const double to = std::min(t + limit, until), u = to - t;
+        if (!(limit > longest) || !std::isfinite(limit)) return t;
+        double to = std::min(t + limit, until);
+        const double u = to - t;
         for (std::size_t j = 0; j < junctions_.size(); ++j) account_energy(j, to);
+        if (rebasing_ && to > rebase_after_) {
+            const TimeShift shift = move_time_origin(to);  // the restart at `to` starts near 0
+            t = shift(t);
+            to = shift(to);
+        }
         struct EndMotion {
             double position, velocity;  // displacement over [t, to] and velocity at `to`
         };
@@ -399,6 +433,7 @@ private:
         for (std::size_t j = 0; j < junctions_.size(); ++j) reschedule(j);
         ++free_flights_;
         next_free_flight_ = to + longest;
+        return t;
     }
 
     /// The periodic paths of element e's right and left ends from t (free_flight.hpp).
@@ -478,13 +513,16 @@ private:
 
     /// The outcome at t; `free_rods`, if given, are the rods' states read earlier in the same
     /// force-free epoch (equal to those at t).
+    /// `t` is in the solver's times; `absolute`, if given, is the same time as the user gave it
+    /// (the run stopped at the horizon).
     Outcome snapshot(double t, bool settled, const std::vector<RodState>* free_rods = nullptr,
-                     bool at_horizon = false) const {
+                     std::optional<double> absolute = std::nullopt) const {
         SolverReport report;
         report.method = Method::characteristics;
-        report.end_time = t;
+        report.end_time = absolute.value_or(origin_ + t);
+        if (origin_ != 0) report.records_time = t;
         report.settled = settled;
-        report.at_horizon = at_horizon;
+        report.at_horizon = absolute.has_value();
         report.rods = free_rods ? *free_rods : rod_states(t);
         double created = energy_created_;
         for (std::size_t j = 0; j < junctions_.size(); ++j) created += energy_created_since_accounted(j, t);
@@ -494,7 +532,7 @@ private:
         // total variation is a few V), the rounding grows like eps t / T_min on long runs
         // (docs/physics.md §6.6). The stated accuracy says so, with a factor 16 of margin.
         const double rounding_growth =
-            16 * std::numeric_limits<double>::epsilon() * t / chain_.shortest_transit_time();
+            16 * std::numeric_limits<double>::epsilon() * std::max(largest_time_, t) / chain_.shortest_transit_time();
         report.accuracy = std::max(characteristics_accuracy(options_), rounding_growth);
         // Free-flight skipping is exact; a dropped or merged front moves later contact events by
         // amounts no bound is derived for: +infinity here, estimated by solve_characteristics()
@@ -537,6 +575,13 @@ private:
     bool only_free_rods_ = false, free_flight_ = false;
     double next_free_flight_ = 0;
     std::size_t free_flights_ = 0;
+    // Rebasing (move_time_origin()): on when only the outcome is wanted and the chain's ends are
+    // free (loads and walls keep absolute times), every longest period.
+    bool rebasing_ = false;
+    double rebase_after_ = inf;
+    double origin_ = 0;        // absolute time of the solver's time 0 [s]
+    double largest_time_ = 0;  // largest group time in the solver's times [s]
+    std::size_t rebases_ = 0;
 };
 
 }  // namespace

@@ -26,14 +26,14 @@ void add_compensated(double& sum, double& carry, double term) {
 
 void ContactRecord::set_compressed(bool compressed, double start, double end) {
     if (compressed && !compressed_) compressed_since_ = start;
-    if (!compressed && compressed_) intervals_.push_back({compressed_since_, end});
+    if (!compressed && compressed_) intervals_.push_back({origin_ + compressed_since_, origin_ + end});
     compressed_ = compressed;
 }
 
 void ContactRecord::set_force(double force, double t) {
     if (force_ != 0) add_compensated(impulse_, impulse_carry_, -force_ * (t - force_since_));
     if (recording_ && force != force_) {
-        history_.time.push_back(t);
+        history_.time.push_back(origin_ + t);
         history_.force.push_back(force);
     }
     force_ = force;
@@ -44,10 +44,17 @@ void ContactRecord::set_force(double force, double t) {
 void ContactRecord::add_step(double force, double t, double dt, double compressed_from) {
     add_compensated(impulse_, impulse_carry_, -force * dt);
     if (recording_ && (history_.force.empty() || history_.force.back() != force)) {
-        history_.time.push_back(t);
+        history_.time.push_back(origin_ + t);
         history_.force.push_back(force);
     }
     set_compressed(force < 0, compressed_from, t);
+}
+
+void ContactRecord::move_time_origin(const TimeShift& shift, double origin) {
+    gap_time_ = shift(gap_time_);
+    force_since_ = shift(force_since_);
+    compressed_since_ = shift(compressed_since_);
+    origin_ = origin;
 }
 
 double ContactRecord::impulse(double t) const {
@@ -58,7 +65,7 @@ double ContactRecord::impulse(double t) const {
 
 std::vector<Interval> ContactRecord::intervals(double t) const {
     std::vector<Interval> v = intervals_;
-    if (compressed_) v.push_back({compressed_since_, t});
+    if (compressed_) v.push_back({origin_ + compressed_since_, origin_ + t});
     return v;
 }
 
@@ -75,6 +82,11 @@ ContactHistory::ContactHistory(const Chain& chain) {
         }
         if (!walls) rod_contacts_ = records_.size();
     }
+}
+
+void ContactHistory::move_time_origin(const TimeShift& shift, double origin) {
+    for (ContactRecord& r : records_) r.move_time_origin(shift, origin);
+    origin_ = origin;
 }
 
 std::vector<double> ContactHistory::gaps(double t) const {

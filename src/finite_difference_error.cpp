@@ -39,7 +39,7 @@ namespace {
 double energy_defect_error(const Outcome& o, double scale) {
     const EnergyBalance& e = o.energy;
     if (!(e.dropped < 0)) return 0;
-    const double energy_scale = std::max(e.supplied(), e.final_rigid + e.final_vibration + std::abs(e.radiated));
+    const double energy_scale = e.scale();
     if (!(energy_scale > 0)) return 0;
     const double created = -e.dropped / energy_scale;
     return 1.01 * created / (std::sqrt(1 + created) + 1) * scale;  // sqrt(1 + r) - 1, without cancellation

@@ -73,9 +73,10 @@ Outcome build_outcome(const Chain& chain, const ContactHistory& contacts, Solver
     // to do there (a gap closing inside a step) is part of that loss.
     if (!report.energy_created && (o.energy.input != 0 || o.energy.radiated != 0))
         o.energy.dropped += o.energy.input - o.energy.radiated;
+    const double records_time = report.records_time.value_or(o.end_time);
     for (std::size_t k = 0; k < contacts.size(); ++k) {
         const Junction& junction = chain.junctions()[contacts.junction(k)];
-        std::vector<Interval> intervals = contacts[k].intervals(o.end_time);
+        std::vector<Interval> intervals = contacts[k].intervals(records_time);
         for (const Interval& iv : intervals) o.last_contact_time = std::max(o.last_contact_time, iv.end);
         ForceHistory history;
         if (report.force_samples)
@@ -88,7 +89,7 @@ Outcome build_outcome(const Chain& chain, const ContactHistory& contacts, Solver
         }
         ContactOutcome c;
         c.left_rod = chain.elements()[static_cast<std::size_t>(junction.left)].rod;
-        c.impulse = contacts[k].impulse(o.end_time);
+        c.impulse = contacts[k].impulse(records_time);
         c.intervals = std::move(intervals);
         c.force_history = std::move(history);
         o.contacts.push_back(std::move(c));

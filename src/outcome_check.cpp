@@ -98,7 +98,7 @@ void check_outcome(const Outcome& o) {
     // of (1 + a)^2 - 1 = a (2 + a).
     const double energy_accuracy = accuracy * (2 + accuracy);
     const EnergyBalance& e = o.energy;
-    const double energy_scale = std::max(e.supplied(), e.final_rigid + e.final_vibration + std::abs(e.radiated));
+    const double energy_scale = e.scale();
     require_finite(energy_scale, "energy");
     require_within("the energy balance", e.supplied() - e.accounted(), energy_scale, energy_accuracy, "J",
                    "supplied - (rigid + vibration + dropped)");

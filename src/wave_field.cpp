@@ -16,6 +16,9 @@ namespace rodcollide {
 namespace {
 
 constexpr std::size_t smallest_ring = 8;  // pieces: 128 bytes
+// A ring is never shrunk below this (2 KB): a reader forgets passed pieces 64 at a time, and a
+// ring that shrank to its few pieces in flight would grow again by doubling before each forgetting.
+constexpr std::size_t kept_ring = 128;
 
 }  // namespace
 
@@ -40,7 +43,7 @@ std::size_t StepFunction::discard_before(std::size_t k) {
     // A history that once held many fronts gives the memory back: the cap on stored fronts
     // (max_fronts) then bounds memory too, not only the fronts in flight.
     const std::size_t stored = end_ - first_;
-    if (ring_.size() > smallest_ring && ring_.size() >= 4 * stored) reallocate(std::max(smallest_ring, std::bit_ceil(2 * stored)));
+    if (ring_.size() > kept_ring && ring_.size() >= 4 * stored) reallocate(std::max(kept_ring, std::bit_ceil(2 * stored)));
     return n;
 }
 
@@ -63,6 +66,10 @@ double StepFunction::merge_last(double end) {
     // v1 + (v2 - v1) d2/d rather than (v1 d1 + v2 d2)/d: equal values stay exactly equal.
     before.value = v1 + (v2 - v1) * (d2 / d);
     return d1 * d2 * (v1 - v2) * (v1 - v2) / d;
+}
+
+void StepFunction::shift_times(const TimeShift& shift) {
+    for (std::size_t k = first_; k < end_; ++k) slot(k).time = shift(slot(k).time);
 }
 
 std::size_t StepFunction::index_at(double s) const {
@@ -129,6 +136,13 @@ ArrivalWindow window(const StepFunction& f, double t, double T) {
 }
 
 }  // namespace
+
+void WaveField::move_time_origin(const TimeShift& shift, double origin) {
+    for (std::vector<StepFunction>* histories : {&alpha_, &beta_})
+        for (StepFunction& f : *histories) f.shift_times(shift);
+    valid_until_ = shift(valid_until_);
+    time_origin_ = origin;
+}
 
 ArrivalWindow WaveField::alpha_window(std::size_t e, double t) const {
     return window(alpha_[e], t, chain_.elements()[e].transit_time);

@@ -3,6 +3,7 @@
 
 #include "rodcollide/chain.hpp"
 
+#include <numbers>
 #include <random>
 #include <vector>
 
@@ -35,6 +36,35 @@ inline Chain random_chain(std::mt19937& rng, std::size_t n) {
     std::vector<Rod> rods;
     for (std::size_t i = 0; i < n; ++i)
         rods.push_back(make_rod(len(rng), vel(rng), i == 0 ? 0.0 : gap(rng), area(rng), rho(rng), e(rng)));
+    return Chain(rods);
+}
+
+/// The families of the scaling benchmark (bench/scaling.py), drawn here from std::mt19937: rods
+/// 0.05-0.5 m long, a 5 m/s striker at the left, and
+enum class ScalingFamily {
+    equal_gaps,      ///< steel rods of one section (20 mm), a gap of 0.1-0.5 mm on about half the contacts
+    mixed_touching,  ///< steel rods of random diameter 10-30 mm, all touching
+    mixed_gaps,      ///< steel, aluminium or brass of random diameter, gaps as in equal_gaps
+};
+
+inline Chain scaling_chain(ScalingFamily family, std::size_t n, unsigned seed) {
+    struct Material {
+        double density, youngs;
+    };
+    const Material steel{7850, 210e9}, materials[] = {{2700, 70e9}, {8500, 100e9}, steel};
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> length(0.05, 0.5), diameter(0.010, 0.030), gap(0.1e-3, 0.5e-3), coin(0, 1);
+    std::vector<Rod> rods;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double l = length(rng);
+        Material m = steel;
+        double d = 0.02;
+        if (family != ScalingFamily::equal_gaps) d = diameter(rng);
+        if (family == ScalingFamily::mixed_gaps) m = materials[std::uniform_int_distribution<int>(0, 2)(rng)];
+        double g = 0;
+        if (i > 0 && family != ScalingFamily::mixed_touching && coin(rng) < 0.5) g = gap(rng);
+        rods.push_back(make_rod(l, i == 0 ? 5.0 : 0.0, g, 0.25 * std::numbers::pi * d * d, m.density, m.youngs));
+    }
     return Chain(rods);
 }
 

@@ -99,7 +99,7 @@ TEST_CASE("StepFunction: its ring wraps, grows and shrinks without losing a piec
     double t = 0;
     std::size_t largest = 0;
     for (int round = 0; round < 400; ++round) {
-        const int pushes = std::uniform_int_distribution<int>(0, round % 50 < 25 ? 12 : 3)(rng);
+        const int pushes = std::uniform_int_distribution<int>(0, round % 50 < 25 ? 40 : 3)(rng);
         for (int i = 0; i < pushes; ++i) {
             t += step(rng);
             const double v = value(rng);
@@ -130,8 +130,8 @@ TEST_CASE("StepFunction: its ring wraps, grows and shrinks without losing a piec
         const double s = from + step(rng) * (t - from + 1);
         const std::size_t k = static_cast<std::size_t>(std::upper_bound(times.begin(), times.end(), s) - times.begin()) - 1;
         CHECK(f.index_at(s) == k);
-        // Memory follows the stored pieces: at most 4 times as many slots (and at least 8).
-        CHECK(f.capacity() <= std::max<std::size_t>(8, 4 * (f.size() - f.first())));
+        // Memory follows the stored pieces: at most 4 times as many slots, or the 128 kept.
+        CHECK(f.capacity() <= std::max<std::size_t>(128, 4 * (f.size() - f.first())));
     }
-    CHECK(largest > 64);  // the ring grew several times
+    CHECK(largest > 256);  // the ring grew beyond what it keeps, and shrank back
 }

@@ -6,6 +6,7 @@
 
 #include "rodcollide/chain.hpp"
 #include "rodcollide/outcome.hpp"
+#include "rodcollide/time_shift.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -80,6 +81,11 @@ public:
     /// The recorded force as steps: force[k] holds from time[k] on (empty unless recorded).
     const ForceHistory& recorded_forces() const { return history_; }
 
+    // Time origin. The times passed to the methods above are relative to an origin (0 unless
+    // moved); what the record reports (intervals, recorded forces) is absolute: origin + time.
+    /// Moves the origin to `origin` [s] (absolute), shifting the stored times by `shift`.
+    void move_time_origin(const TimeShift& shift, double origin);
+
 private:
     void set_compressed(bool compressed, double start, double end);
 
@@ -97,6 +103,7 @@ private:
     std::vector<Interval> intervals_;
     bool recording_ = false;
     ForceHistory history_;
+    double origin_ = 0;  // [s], absolute
 };
 
 // ---- The contacts of a chain ----------------------------------------------------------------------
@@ -121,9 +128,12 @@ public:
     /// Contact k is closed (or open) from time t on; a change is logged as a closing (opening).
     void set_closed(std::size_t k, bool closed, double t) {
         if (records_[k].set_closed(closed))
-            events_.push_back({k, t, closed ? ContactEvent::Kind::closing : ContactEvent::Kind::opening});
+            events_.push_back({k, origin_ + t, closed ? ContactEvent::Kind::closing : ContactEvent::Kind::opening});
     }
     const std::vector<ContactEvent>& events() const { return events_; }
+    /// Moves every record's time origin (ContactRecord::move_time_origin); events are logged at
+    /// absolute times.
+    void move_time_origin(const TimeShift& shift, double origin);
 
     /// Gap of every contact at t [m] (0 while touching), as settling.hpp wants them.
     std::vector<double> gaps(double t) const;
@@ -134,6 +144,7 @@ private:
     std::vector<std::size_t> junctions_;
     std::vector<std::ptrdiff_t> contact_at_;
     std::vector<ContactEvent> events_;
+    double origin_ = 0;  // [s], absolute
 };
 
 }  // namespace rodcollide

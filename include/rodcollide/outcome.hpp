@@ -9,6 +9,8 @@
 
 #include <Eigen/Dense>
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -80,6 +82,9 @@ struct EnergyBalance {
     /// term belongs to exactly one side here, and a new one is added in this one place.
     double supplied() const { return initial + input; }                                     ///< [J]
     double accounted() const { return final_rigid + final_vibration + dropped + radiated; }  ///< [J]
+    /// What the balance's errors are relative to [J]: what came in, or what is left and what left,
+    /// whichever is larger (the self-check and the finite-difference error estimate share it).
+    double scale() const { return std::max(supplied(), final_rigid + final_vibration + std::abs(radiated)); }
 };
 
 struct SolverStats {

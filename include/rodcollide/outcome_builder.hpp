@@ -31,6 +31,9 @@ struct EndReport {
 struct SolverReport {
     Method method = Method::characteristics;
     double end_time = 0;  ///< when the outcome is taken [s]; the contact records are read there
+    /// end_time in the contact records' own times, when their origin was moved
+    /// (ContactRecord::move_time_origin) [s].
+    std::optional<double> records_time;
     bool settled = false; ///< proven that no contact can happen after end_time
     /// Taken at the user's horizon (SolverOptions::end_time): every rod's state at that time, as
     /// asked; otherwise at the settling time, where a rod held at a fixed end reports its mean motion.

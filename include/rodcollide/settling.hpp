@@ -10,6 +10,7 @@
 #pragma once
 
 #include "rodcollide/chain.hpp"
+#include "rodcollide/time_shift.hpp"
 
 #include <limits>
 #include <optional>
@@ -117,6 +118,8 @@ public:
     }
     /// Earliest time from which no contact can happen [s]; +infinity while not proven.
     double settle_time() const { return settle_time_; }
+    /// Makes settle_time() relative to a new time origin (time_shift.hpp).
+    void shift_times(const TimeShift& shift) { settle_time_ = shift(settle_time_); }
 
 private:
     double settle_time_ = std::numeric_limits<double>::infinity();

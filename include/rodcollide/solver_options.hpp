@@ -74,6 +74,11 @@ struct SolverOptions {
     /// rods to just before the next possible closing at once instead of reflection by reflection
     /// (free_flight.hpp). The outcome is the same to rounding; false is for comparing the two.
     bool skip_free_flight = true;
+    /// Characteristics, without keep_history, on a chain with free ends: keep the solver's times
+    /// relative to an origin moved forward every longest period and at each free flight, so
+    /// that their rounding stays that of a few transit times however long the run
+    /// (docs/physics.md §6.6). Reported times stay absolute; false is for comparing the two.
+    bool rebase_times = true;
     /// Called now and then on long runs with the current time [s] and the work done so far
     /// (events or steps); the CLI turns it into a progress line on stderr.
     std::function<void(double, std::size_t)> progress;

@@ -9,6 +9,7 @@
 
 #include "rodcollide/chain.hpp"
 #include "rodcollide/settling.hpp"
+#include "rodcollide/time_shift.hpp"
 
 #include <cstddef>
 #include <limits>
@@ -21,7 +22,8 @@ namespace rodcollide {
 /// starts at -inf. Indices are absolute: discarding old pieces does not renumber the others.
 /// Storage is a ring of (time, value) pairs whose capacity is a power of two, so piece k sits in
 /// slot k mod capacity: appending at the back and forgetting at the front move nothing, and the
-/// capacity follows the pieces stored (within a factor of 4) rather than all pieces ever pushed.
+/// capacity follows the pieces stored (within a factor of 4, and at least 128 once grown there)
+/// rather than all pieces ever pushed.
 class StepFunction {
 public:
     explicit StepFunction(double initial_value);
@@ -56,6 +58,8 @@ public:
     double integral_of_square(double a, double b) const;
     /// Pieces held in memory (the ring's capacity) [-].
     std::size_t capacity() const { return ring_.size(); }
+    /// Makes every time relative to a new origin (time_shift.hpp).
+    void shift_times(const TimeShift& shift);
 
 private:
     struct Piece {
@@ -109,6 +113,12 @@ public:
     /// Time up to which the field is known everywhere [s].
     double valid_until() const { return valid_until_; }
     void set_valid_until(double t) { valid_until_ = t; }
+    /// The field's times (histories, queries, valid_until()) are relative to this absolute time
+    /// [s]: 0 unless the solver moved it forward, which it does only without keep_history (long
+    /// runs keep their times small, docs/physics.md §6.6).
+    double time_origin() const { return time_origin_; }
+    /// Moves the time origin to `origin` [s] (absolute), shifting every stored time by `shift`.
+    void move_time_origin(const TimeShift& shift, double origin);
 
     /// State at local coordinate x in [0, L] of `rod` at time t in [0, valid_until()].
     PointState state(std::size_t rod, double x, double t) const;
@@ -146,6 +156,7 @@ private:
     std::vector<StepFunction> alpha_;
     std::vector<StepFunction> beta_;
     double valid_until_ = 0;
+    double time_origin_ = 0;
 };
 
 }  // namespace rodcollide

@@ -132,7 +132,8 @@ int run_run(const std::vector<std::string>& args) {
             outcome = std::move(s.outcome);
             gauges = std::move(s.gauges);
         } else if (plot && c.solver.method == Method::characteristics && field_csv.empty()) {
-            // One exact solve gives both the outcome and the diagram (recording does not change it).
+            // One exact solve gives both the outcome and the diagram. Recording changes the outcome by
+            // rounding only: it keeps absolute times and every reflection (docs/physics.md §6.6).
             try {
                 figure_source = solve_figure(c.chain, c.solver, *plot);
                 outcome = figure_source->exact->outcome;
