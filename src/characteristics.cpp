@@ -35,6 +35,18 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 constexpr double time_tolerance = 1e-10;     // x shortest transit time: simultaneous arrivals
 constexpr double time_rounding = 1e-14;      // x |t|: rounding of large times
 constexpr std::size_t path_budget = 1 << 16; // breakpoints of free-flight paths kept at once
+constexpr double recheck_periods = 64;       // x longest period: an asleep pair's bound is renewed
+constexpr std::size_t wake_budget = 1 << 12; // windows per closing bound of an asleep rod
+
+/// A rod asleep in free flight (docs/physics.md §6.7): its reflections are not processed; its two
+/// ends follow the periodic paths it had when it fell asleep.
+struct Sleep {
+    bool asleep = false;
+    double since = 0;     // [s]: when it fell asleep (the paths' start)
+    double momentum = 0;  // [N s]: constant while free
+    double next_try = 0;  // [s]: falling asleep is tried at most once per period
+    std::optional<std::pair<PeriodicPath, PeriodicPath>> paths;  // right end, left end, from `since`
+};
 
 /// Transport state of one junction: where it reads its arrivals and what it last emitted (its next
 /// event time is in the EventQueue). Its physics is the model's (Junction, interface.hpp), its contact
@@ -71,6 +83,13 @@ public:
                           });
         free_flight_ = options.skip_free_flight && !options.keep_history && only_free_rods_;
         rebasing_ = options.rebase_times && !options.keep_history && !chain.ends().any();
+        sleeping_ = free_flight_ && !chain.ends().any();
+        if (sleeping_) {
+            sleep_.resize(elements_.size());
+            wake_.assign(junctions_.size(), inf);
+            synced_.assign(junctions_.size(), 0);
+            recheck_span_ = recheck_periods * 2 * chain.longest_transit_time();  // O(rods): once
+        }
         if (rebasing_) rebase_after_ = 2 * chain.longest_transit_time();
         for (std::size_t j = 0; j < junctions_.size(); ++j) {
             const Junction& q = junctions_[j];
@@ -109,6 +128,8 @@ public:
                     "without settling; raise [solver] max_events (--max-events) or set [solver] "
                     "end_time", options_.max_events, origin_ + t));
             if (forced_contacts_ == 0) settling_.force_free([&] {
+                if (only_free_rods_ && approaching_neighbours(t)) return inf;  // cheap, and no rod woken
+                wake_all(t);  // the bound reads every rod's arrivals
                 const double bound = settle_bound(t);
                 // Free rods keep their momentum and energy: read them now, before times grow
                 // large against the transit times (their rounding is that of t, not of the
@@ -120,9 +141,11 @@ public:
             if (rebasing_ && !have_outcome && t > rebase_after_) t = move_time_origin(t)(t);
         }
         if (options_.end_time) {
+            wake_all(horizon());  // no event of an awake rod lies between t and the horizon
             outcome_ = snapshot(horizon(), have_outcome, nullptr, *options_.end_time);
         } else if (!have_outcome) {
             // The event queue ran dry: nothing moves relative to anything any more.
+            wake_all(t);
             outcome_ = snapshot(t, true);
         }
         // Nothing changes between the last event group and the next event.
@@ -147,6 +170,16 @@ private:
         for (JunctionState& s : state_) s.accounted_until = shift(s.accounted_until);
         for (std::size_t j = 0; j < junctions_.size(); ++j) queue_.set(j, shift(queue_.time(j)));
         next_free_flight_ = shift(next_free_flight_);
+        for (std::size_t e = 0; e < sleep_.size(); ++e) {
+            Sleep& z = sleep_[e];
+            z.since = shift(z.since);
+            z.next_try = shift(z.next_try);
+            // Only the phase matters (the paths are periodic): the start moved by whole periods to
+            // within one of the new origin (fmod is exact), so that t - since stays small.
+            if (z.asleep && z.since < 0) z.since = -periodic_phase(-z.since, 2 * elements_[e].transit_time);
+        }
+        for (double& w : wake_) w = shift(w);
+        for (double& w : synced_) w = shift(w);
         origin_ = origin;
         ++rebases_;
         return shift;
@@ -170,15 +203,43 @@ private:
         for (std::size_t j : group_) process_junction(j, t, tol);
         for (std::size_t j : group_) reschedule(j);
         for (std::size_t j : touched_) reschedule(j);
+        if (sleeping_)
+            for (std::size_t j : group_) {
+                if (junctions_[j].left >= 0) try_sleep(static_cast<std::size_t>(junctions_[j].left), t);
+                if (junctions_[j].right >= 0) try_sleep(static_cast<std::size_t>(junctions_[j].right), t);
+            }
     }
 
     void process_junction(std::size_t j, double t, double tol) {
         const Junction& q = junctions_[j];
         JunctionState& s = state_[j];
+        if (has_sleeper(j)) {
+            // A rod asleep on either side: the gap's exact value now; at the wake-up time, a new
+            // bound from here, and the sleepers woken if the contact may close soon.
+            sync_gap(j, t);
+            if (t + tol >= wake_[j]) {
+                if (!arm_wake(j, t) && wake_[j] - t < 0.125 * shortest_sleeper_period(j)) {
+                    if (asleep(q.left)) wake(static_cast<std::size_t>(q.left), t);
+                    if (asleep(q.right)) wake(static_cast<std::size_t>(q.right), t);
+                }
+            }
+        }
+        const bool left_asleep = asleep(q.left), right_asleep = asleep(q.right);
         JunctionArrivals in;
-        if (q.left >= 0) {
+        if (q.left >= 0 && !left_asleep) {
             in.z_left = element(q.left).impedance;
             in.alpha_in = arrived(field_.alpha_arrivals(q.left), s.cursor_alpha, t + tol);
+        }
+        if (left_asleep || right_asleep) {
+            // The contact is open (the wake-up bound keeps it so): each awake end reflects its own
+            // arrivals, and the gap moves on with the asleep end's path (sync_gap()).
+            if (q.right >= 0 && !right_asleep) in.beta_in = arrived(field_.beta_arrivals(q.right), s.cursor_beta, t + tol);
+            account_energy(j, t);
+            const JunctionResponse r = open_junction(in.alpha_in, in.beta_in);
+            if (q.left >= 0 && !left_asleep) emit_left(j, r.beta_to_left, r.beta_to_left, t, false);
+            if (q.right >= 0 && !right_asleep) emit_right(j, r.alpha_to_right, r.alpha_to_right, t, false);
+            arm_wake(j, t);
+            return;
         }
         if (q.right >= 0) {
             in.z_right = element(q.right).impedance;
@@ -346,18 +407,209 @@ private:
         const Junction& q = junctions_[j];
         const JunctionState& s = state_[j];
         double t = inf;
-        if (q.left >= 0) {
+        if (q.left >= 0 && !asleep(q.left)) {
             const StepFunction& a = field_.alpha_arrivals(q.left);
             if (s.cursor_alpha + 1 < a.size()) t = std::min(t, a.time(s.cursor_alpha + 1));
         }
-        if (q.right >= 0) {
+        if (q.right >= 0 && !asleep(q.right)) {
             const StepFunction& b = field_.beta_arrivals(q.right);
             if (s.cursor_beta + 1 < b.size()) t = std::min(t, b.time(s.cursor_beta + 1));
         }
         const std::ptrdiff_t k = contacts_.contact_at(j);
-        if (k >= 0) t = std::min(t, contacts_[static_cast<std::size_t>(k)].closing_time());
+        if (k >= 0) t = std::min(t, has_sleeper(j) ? wake_[j] : contacts_[static_cast<std::size_t>(k)].closing_time());
         if (is_chain_end(j)) t = std::min(t, chain_ends_.next_load_time(j));
         if (t != queue_.time(j)) queue_.set(j, t);
+    }
+
+
+    // ---- Rods asleep in free flight (docs/physics.md §6.7) ------------------------------------------
+    // A rod whose two ends are free (open contacts, free chain ends) moves periodically about its
+    // drift for as long as they stay free. Asleep, its reflections are not processed: its ends
+    // follow the periodic paths it had when it fell asleep, its neighbours reflect at their own
+    // ends as before, and each of its contacts has a wake-up time before which the gap provably
+    // stays open (closing_lower_bound() against the neighbour's path, or against the neighbour's
+    // end moving steadily until its next arrival there). At the wake-up time the rod's arrivals
+    // are rebuilt from its paths (as after a global free flight) and it is processed as before.
+
+    bool asleep(std::ptrdiff_t e) const { return sleeping_ && e >= 0 && sleep_[static_cast<std::size_t>(e)].asleep; }
+    bool has_sleeper(std::size_t j) const { return asleep(junctions_[j].left) || asleep(junctions_[j].right); }
+
+    double shortest_sleeper_period(std::size_t j) const {
+        double p = inf;
+        for (std::ptrdiff_t e : {junctions_[j].left, junctions_[j].right})
+            if (asleep(e)) p = std::min(p, 2 * element(e).transit_time);
+        return p;
+    }
+
+    /// How the end of element e at junction j (its right end if `right_end`) moves from t on:
+    /// asleep, along its path; awake, at the velocity of what last arrived there (free end).
+    EndView end_view(std::size_t e, bool right_end, double t) const {
+        const Sleep& z = sleep_[e];
+        if (z.asleep) return EndView::periodic(right_end ? z.paths->first : z.paths->second, t - z.since);
+        return EndView::steady(right_end ? field_.alpha_arrivals(e).value(state_[e + 1].cursor_alpha)
+                                         : field_.beta_arrivals(e).value(state_[e].cursor_beta));
+    }
+
+    /// Brings the gap of the contact at junction j (a rod asleep on a side) exactly to t: since it
+    /// was last synced, an awake end moved at one velocity (it had no arrival: an arrival there is
+    /// processed, and syncs first), an asleep one along its path. The record keeps it, rate 0.
+    void sync_gap(std::size_t j, double t) {
+        const std::ptrdiff_t k = contacts_.contact_at(j);
+        if (k < 0) return;
+        ContactRecord& c = contacts_[static_cast<std::size_t>(k)];
+        const auto l = static_cast<std::size_t>(junctions_[j].left), r = static_cast<std::size_t>(junctions_[j].right);
+        const double since = synced_[j], u = t - since;
+        const double gap = c.gap_at(since) + end_view(r, false, since).position(u) - end_view(l, true, since).position(u);
+        c.set_gap(std::max(0.0, gap), t);
+        synced_[j] = t;
+    }
+
+    /// The wake-up time of the contact at junction j, synced at t: a lower bound of its closing,
+    /// while its awake end (if any) keeps its velocity, i.e. until its next arrival there. Returns
+    /// whether the gap was proven open up to that arrival or the renewal time (not a closing).
+    bool arm_wake(std::size_t j, double t) {
+        const std::ptrdiff_t k = contacts_.contact_at(j);
+        if (k < 0) return true;
+        const Junction& q = junctions_[j];
+        const auto l = static_cast<std::size_t>(q.left), r = static_cast<std::size_t>(q.right);
+        const JunctionState& s = state_[j];
+        double limit = inf;
+        if (!asleep(q.left)) {
+            const StepFunction& a = field_.alpha_arrivals(l);
+            limit = s.cursor_alpha + 1 < a.size() ? a.time(s.cursor_alpha + 1) - t : inf;
+        }
+        if (!asleep(q.right)) {
+            const StepFunction& b = field_.beta_arrivals(r);
+            limit = std::min(limit, s.cursor_beta + 1 < b.size() ? b.time(s.cursor_beta + 1) - t : inf);
+        }
+        // Two sleepers (or an awake end with nothing in flight): the bound is renewed now and then.
+        // (Not capped at the horizon: the run stops there whatever is scheduled after it.)
+        limit = std::min(limit, recheck_span_);
+        const double margin = 4 * velocity_scale_ * group_tolerance(t);
+        const double gap = contacts_[static_cast<std::size_t>(k)].gap_at(t);
+        const EndView left = end_view(l, true, t), right = end_view(r, false, t);
+        // Ends drifting apart with a gap wider than their excursions never meet while they move
+        // so (§6.3): nothing to renew (an awake end's next arrival is processed and arms again).
+        if (gap + right.lowest_excursion() - left.highest_excursion() > margin && right.mean_velocity() >= left.mean_velocity()) {
+            wake_[j] = inf;
+            return true;
+        }
+        const double bound = closing_lower_bound(gap, left, right, limit, margin, wake_budget);
+        wake_[j] = t + std::max(0.0, bound);
+        return bound >= limit;
+    }
+
+    /// Puts element e (a rod) to sleep at t if both its ends are free and neither contact can close
+    /// within a period (or before the neighbour's next arrival), at most once per period.
+    void try_sleep(std::size_t e, double t) {
+        Sleep& z = sleep_[e];
+        const double period = 2 * elements_[e].transit_time;
+        if (z.asleep || t < z.next_try) return;
+        z.next_try = t + period;
+        for (std::size_t j : {e, e + 1}) {
+            const std::ptrdiff_t k = contacts_.contact_at(j);
+            if (k >= 0 && (contacts_[static_cast<std::size_t>(k)].closed() || contacts_[static_cast<std::size_t>(k)].force() != 0))
+                return;
+            if (k < 0 && junctions_[j].kind != JunctionKind::free_end) return;
+        }
+        if (load_or_pending(e, t)) return;
+        z.paths = end_paths_of(e, t);
+        if (z.paths->first.steady() && z.paths->second.steady()) {
+            z.paths.reset();  // nothing in flight: no reflection to save, only a wake-up to pay
+            return;
+        }
+        // Each contact's gap exactly at t, under the modes so far: synced next to a sleeper,
+        // otherwise from its rate.
+        for (std::size_t j : {e, e + 1}) {
+            const std::ptrdiff_t k = contacts_.contact_at(j);
+            if (k < 0) continue;
+            if (has_sleeper(j)) {
+                sync_gap(j, t);
+            } else {
+                ContactRecord& c = contacts_[static_cast<std::size_t>(k)];
+                c.set_gap(c.gap_at(t), t);
+                synced_[j] = t;
+            }
+        }
+        z.since = t;
+        z.asleep = true;
+        for (std::size_t j : {e, e + 1}) {
+            if (arm_wake(j, t) || wake_[j] - t >= period) continue;
+            // A closing may come within a period: stay awake (the paths are dropped).
+            z.asleep = false;
+            z.paths.reset();
+            for (std::size_t i : {e, e + 1}) {
+                restore_rate(i, t);
+                reschedule(i);
+            }
+            return;
+        }
+        z.momentum = field_.momentum(e, t);
+        ++sleeps_;
+        reschedule(e);
+        reschedule(e + 1);
+    }
+
+    /// Whether element e has arrivals pending within the group tolerance of t (read by a
+    /// junction of a later group): it is not free of them yet.
+    bool load_or_pending(std::size_t e, double t) const {
+        const double until = t + group_tolerance(t);
+        const StepFunction &a = field_.alpha_arrivals(e), &b = field_.beta_arrivals(e);
+        const std::size_t ca = state_[e + 1].cursor_alpha, cb = state_[e].cursor_beta;
+        return (ca + 1 < a.size() && a.time(ca + 1) <= until) || (cb + 1 < b.size() && b.time(cb + 1) <= until);
+    }
+
+    /// After a change of mode at t, the contact at junction j (synced at t) is tracked as before:
+    /// by its rate if both ends are awake, by syncing otherwise.
+    void restore_rate(std::size_t j, double t) {
+        const std::ptrdiff_t k = contacts_.contact_at(j);
+        if (k < 0) return;
+        ContactRecord& c = contacts_[static_cast<std::size_t>(k)];
+        if (has_sleeper(j)) {
+            arm_wake(j, t);
+            return;
+        }
+        const Junction& q = junctions_[j];
+        c.set_gap_rate(free_separation_velocity(field_.alpha_arrivals(q.left).value(state_[j].cursor_alpha),
+                                                field_.beta_arrivals(q.right).value(state_[j].cursor_beta)));
+        wake_[j] = inf;
+    }
+
+    /// Wakes element e at t: its arrivals from t on rebuilt from its paths (restart_element()),
+    /// its contacts' gaps synced to t and tracked as before.
+    void wake(std::size_t e, double t) {
+        Sleep& z = sleep_[e];
+        if (!z.asleep) return;
+        for (std::size_t j : {e, e + 1}) sync_gap(j, t);
+        const double T = elements_[e].transit_time, u = periodic_phase(t - z.since, 2 * T);
+        restart_element(e, z.paths->first.pieces(u, T), z.paths->second.pieces(u, T), t);
+        z.asleep = false;
+        z.paths.reset();
+        z.next_try = t + 2 * T;
+        for (std::size_t j : {e, e + 1}) {
+            restore_rate(j, t);
+            touched_.push_back(j);  // rescheduled with the group
+            reschedule(j);
+        }
+    }
+
+    /// An asleep element's end paths from t (right end, left end), as end_paths_of() would give them
+    /// had it been processed reflection by reflection.
+    std::pair<PeriodicPath, PeriodicPath> sleeper_paths_at(std::size_t e, double t) const {
+        const Sleep& z = sleep_[e];
+        const double T = elements_[e].transit_time, u = periodic_phase(t - z.since, 2 * T);
+        const auto from = [&](const PeriodicPath& p) { return PeriodicPath(p.pieces(u, T), p.pieces(u + T, T), 2 * T); };
+        return {from(z.paths->first), from(z.paths->second)};
+    }
+
+    void wake_all(double t) {
+        if (!sleeping_) return;
+        for (std::size_t e = 0; e < elements_.size(); ++e) wake(e, t);
+    }
+
+    /// A rod's momentum at t; asleep, the one it fell asleep with.
+    double rod_momentum(std::size_t i, double t) const {
+        return asleep(static_cast<std::ptrdiff_t>(i)) ? sleep_[i].momentum : field_.momentum(i, t);
     }
 
     /// With no contact carrying force at t, every rod is free-free: advances them all to just before
@@ -367,6 +619,9 @@ private:
     /// then current.
     double skip_free_flight(double t) {
         if (chain_ends_.load_acting(t)) return t;  // its steps still drive an end (found by the fuzzer)
+        if (sleeping_)
+            for (std::size_t j = 0; j < junctions_.size(); ++j)
+                if (has_sleeper(j)) sync_gap(j, t);  // gap_at(t) below is then exact
         double longest = 0;
         for (const Element& e : elements_) longest = std::max(longest, 2 * e.transit_time);
         next_free_flight_ = t + longest;  // a failed attempt is retried one period later
@@ -380,7 +635,7 @@ private:
         std::size_t kept = 0;
         const auto end_paths = [&](std::size_t e) -> const std::pair<PeriodicPath, PeriodicPath>& {
             if (!paths[e]) {
-                paths[e] = end_paths_of(e, t);  // the windows from t (in the times current)
+                paths[e] = asleep(static_cast<std::ptrdiff_t>(e)) ? sleeper_paths_at(e, t) : end_paths_of(e, t);
                 kept += paths[e]->first.breakpoints() + paths[e]->second.breakpoints();
             }
             return *paths[e];
@@ -421,7 +676,12 @@ private:
             left_end[e] = {left.position(u), left.velocity(u)};
             restart_element(e, right.pieces(u, elements_[e].transit_time), left.pieces(u, elements_[e].transit_time), to);
             paths[e].reset();
+            if (sleeping_ && sleep_[e].asleep) {  // restarted like every rod: awake
+                sleep_[e].asleep = false;
+                sleep_[e].paths.reset();
+            }
         }
+        if (sleeping_) std::ranges::fill(wake_, inf);
         for (std::size_t k = 0; k < contacts_.size(); ++k) {
             const Junction& q = junctions_[contacts_.junction(k)];
             const auto l = static_cast<std::size_t>(q.left), r = static_cast<std::size_t>(q.right);
@@ -492,7 +752,7 @@ private:
     bool approaching_neighbours(double t) const {
         double left = 0;
         for (std::size_t i = 0; i < chain_.size(); ++i) {
-            const double v = field_.momentum(i, t) / chain_[i].mass();  // as free_rod_motion() has it
+            const double v = rod_momentum(i, t) / chain_[i].mass();  // as free_rod_motion() has it
             if (i > 0 && v - left < -velocity_tolerance_) return true;
             left = v;
         }
@@ -547,6 +807,7 @@ private:
         report.right_end = chain_ends_.report(ChainSide::right, t);
         report.force_samples = options_.force_samples;
         report.stats.free_flights = free_flights_;
+        report.stats.sleeps = sleeps_;
         return build_outcome(chain_, contacts_, std::move(report));
     }
 
@@ -582,6 +843,14 @@ private:
     double origin_ = 0;        // absolute time of the solver's time 0 [s]
     double largest_time_ = 0;  // largest group time in the solver's times [s]
     std::size_t rebases_ = 0;
+    // Rods asleep in free flight (try_sleep()): on with free-flight skipping on a chain without
+    // loads or walls.
+    bool sleeping_ = false;
+    std::vector<Sleep> sleep_;    // per element
+    std::vector<double> wake_;    // per junction: wake-up time of a contact with a sleeper [s]
+    std::vector<double> synced_;  // per junction: when that contact's gap was last synced [s]
+    double recheck_span_ = inf;   // [s]: an asleep pair's bound is renewed after this
+    std::size_t sleeps_ = 0;
 };
 
 }  // namespace

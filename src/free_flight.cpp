@@ -158,8 +158,46 @@ ArrivalWindow PeriodicPath::pieces(double u, double duration) const {
     return w;
 }
 
-double closing_lower_bound(double g0, const PeriodicPath& left, const PeriodicPath& right, double limit,
-                           double margin, std::size_t budget) {
+double periodic_phase(double elapsed, double period) {
+    double r = std::fmod(elapsed, period);  // exact
+    if (r < 0) r += period;
+    return r < period ? r : 0;  // -tiny + period rounds up to the period
+}
+
+EndView EndView::steady(double velocity) {
+    EndView v;
+    v.velocity_ = velocity;
+    return v;
+}
+
+EndView EndView::periodic(const PeriodicPath& path, double elapsed) {
+    EndView v;
+    v.path_ = &path;
+    // Only the phase matters (the path is periodic); reducing it (fmod is exact) keeps position()
+    // free of the rounding of many whole periods. `elapsed` may be negative: a path's start can
+    // be moved forward by whole periods (the exact solver does so when it moves its time origin).
+    v.phase_ = periodic_phase(elapsed, path.period());
+    v.start_ = path.position(v.phase_);
+    v.start_excursion_ = v.start_ - path.mean_velocity() * v.phase_;
+    return v;
+}
+
+double EndView::period() const { return path_ ? path_->period() : std::numeric_limits<double>::infinity(); }
+
+PeriodicPath::Range EndView::range(double u1, double u2) const {
+    if (!path_) return {std::min(velocity_ * u1, velocity_ * u2), std::max(velocity_ * u1, velocity_ * u2), false};
+    PeriodicPath::Range r = path_->range(phase_ + u1, phase_ + u2);
+    r.lo -= start_;
+    r.hi -= start_;
+    return r;
+}
+
+namespace {
+
+/// closing_lower_bound() for either kind of end (PeriodicPath from its start, or EndView).
+template <class Path>
+double lower_bound_of_closing(double g0, const Path& left, const Path& right, double limit, double margin,
+                              std::size_t budget) {
     const auto gap = [&](double u) { return g0 + right.position(u) - left.position(u); };
     // For all u: g(u) >= c0 + dv u (§6.3 with the exact excursions of both ends).
     const double dv = right.mean_velocity() - left.mean_velocity();
@@ -192,6 +230,18 @@ double closing_lower_bound(double g0, const PeriodicPath& left, const PeriodicPa
         h *= 0.5;
     }
     return limit;
+}
+
+}  // namespace
+
+double closing_lower_bound(double g0, const PeriodicPath& left, const PeriodicPath& right, double limit,
+                           double margin, std::size_t budget) {
+    return lower_bound_of_closing(g0, left, right, limit, margin, budget);
+}
+
+double closing_lower_bound(double g0, const EndView& left, const EndView& right, double limit, double margin,
+                           std::size_t budget) {
+    return lower_bound_of_closing(g0, left, right, limit, margin, budget);
 }
 
 }  // namespace rodcollide

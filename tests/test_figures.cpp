@@ -26,12 +26,14 @@ FigureRequest request(FigureKind kind, std::optional<double> t_end = std::nullop
 }  // namespace
 
 TEST_CASE("figure source: one exact solve holds the case's outcome and one transit past settling", "[figures]") {
-    // A figure keeps the whole history, so its solve keeps absolute times (docs/physics.md §6.6):
-    // it is the same computation, bit for bit, as an outcome-only solve without the moving origin,
-    // and differs from the default one by rounding only.
-    SolverOptions absolute_times;
-    absolute_times.rebase_times = false;
-    const Outcome o = solve(chain, absolute_times), rebased = solve(chain, {});
+    // A figure keeps the whole history, so its solve keeps absolute times and processes every
+    // reflection (docs/physics.md §6.6-6.7): it is the same computation, bit for bit, as an
+    // outcome-only solve without the moving origin and free-flight skipping, and differs from the
+    // default one by rounding only.
+    SolverOptions stepwise;
+    stepwise.rebase_times = false;
+    stepwise.skip_free_flight = false;
+    const Outcome o = solve(chain, stepwise), rebased = solve(chain, {});
     REQUIRE(o.settled);
     for (std::size_t i = 0; i < chain.size(); ++i)
         CHECK(std::abs(rebased.final_velocities()[i] - o.final_velocities()[i]) <= 1e-14 * chain.velocity_scale());

@@ -63,6 +63,38 @@ private:
     std::size_t leaves_ = 1;
 };
 
+/// `elapsed` [s] (any sign) reduced to [0, period): where on a periodic path a time falls.
+double periodic_phase(double elapsed, double period);
+
+/// One side of a gap as closing_lower_bound() sees it, from a time t on: an end on a periodic path
+/// that started `elapsed` before t (a rod free since then), or an end moving at one velocity.
+class EndView {
+public:
+    /// The end moves at `velocity` [m/s] throughout.
+    static EndView steady(double velocity);
+    /// The end follows `path` (which must outlive the view), `elapsed` [s] after its start (any
+    /// sign: only the phase counts).
+    static EndView periodic(const PeriodicPath& path, double elapsed);
+
+    /// The path's period; +infinity when steady [s].
+    double period() const;
+    double mean_velocity() const { return path_ ? path_->mean_velocity() : velocity_; }
+    /// Displacement over [t, t + u] [m], u >= 0.
+    double position(double u) const { return path_ ? path_->position(phase_ + u) - start_ : velocity_ * u; }
+    /// As PeriodicPath::range(), from t.
+    PeriodicPath::Range range(double u1, double u2) const;
+    /// Extremes over all u >= 0 of position(u) - mean_velocity() u [m].
+    double lowest_excursion() const { return path_ ? path_->lowest_excursion() - start_excursion_ : 0; }
+    double highest_excursion() const { return path_ ? path_->highest_excursion() - start_excursion_ : 0; }
+
+private:
+    const PeriodicPath* path_ = nullptr;
+    double phase_ = 0;            // [s] in [0, period): where on the path t falls
+    double velocity_ = 0;         // [m/s] when steady
+    double start_ = 0;            // path position at phase_ [m]
+    double start_excursion_ = 0;  // start_ - mean velocity x phase_ [m]
+};
+
 /// A lower bound in [0, limit] of the first u at which the gap
 ///   g(u) = g0 + right_rod_left_end.position(u) - left_rod_right_end.position(u)
 /// closes (reaches `margin` while decreasing), both rods staying free; `limit` if it provably does
@@ -70,6 +102,10 @@ private:
 /// g0 >= 0 [m]; `margin` [m] > 0 keeps the bound clear of closings the event loop would count as
 /// simultaneous with an arrival.
 double closing_lower_bound(double g0, const PeriodicPath& left_rod_right_end, const PeriodicPath& right_rod_left_end,
+                           double limit, double margin, std::size_t budget);
+/// Same, for ends seen from a later time or moving steadily (the exact solver's rods asleep in
+/// free flight next to rods still awake, docs/physics.md §6.7).
+double closing_lower_bound(double g0, const EndView& left_rod_right_end, const EndView& right_rod_left_end,
                            double limit, double margin, std::size_t budget);
 
 }  // namespace rodcollide

@@ -94,6 +94,7 @@ struct SolverStats {
     std::size_t merged_fronts = 0; ///< fronts merged below the time resolution (characteristics)
     std::size_t peak_stored_fronts = 0;  ///< most fronts stored at once (characteristics; max_fronts caps it)
     std::size_t free_flights = 0;  ///< stretches of free flight skipped at once (free_flight.hpp)
+    std::size_t sleeps = 0;        ///< times a rod fell asleep in free flight (docs/physics.md §6.7)
     /// Event groups (characteristics) or time steps (grid) of the coarser run the error estimate
     /// compares with (0: none).
     std::size_t estimate_events = 0;

@@ -1,7 +1,9 @@
 """Long runs release the GIL (docs/python.md): another Python thread keeps running while a solve runs,
 solves in several threads give the sequential results, and Ctrl-C (KeyboardInterrupt) stops a
-long run. A long run: rods (1, 2, 1) vibrate for ever after the impact, and with an end_time the
-exact solver follows every reflection (two event groups per unit time, ~0.1 us each).""" 
+long run. A long run: a stepped striker and a bar against a stop vibrate for ever after the
+impact, and with an end_time the exact solver follows every reflection (a chain with a wall has no
+free-flight skipping: about 1e5 event groups per second of simulated time, ~0.3 us each).
+(Free rods between open contacts are no long run any more: they fall asleep, docs/physics.md §6.7.)"""
 import _thread
 import threading
 import time
@@ -11,7 +13,7 @@ import pytest
 import rodcollide as rc
 from conftest import CASE_FILES, SOURCE_DIR
 
-VIBRATING = SOURCE_DIR / "cases" / "rods_1_2_1.toml"
+VIBRATING = SOURCE_DIR / "cases" / "ends" / "stepped_striker_wall.toml"
 
 
 def test_other_threads_run_during_a_solve():
@@ -21,7 +23,7 @@ def test_other_threads_run_during_a_solve():
 
     def solve():
         start = time.perf_counter()
-        result["outcome"] = rc.run(case, end_time=3e6)  # 1.5e6 event groups, ~0.3 s
+        result["outcome"] = rc.run(case, end_time=10.0)  # 1e6 event groups, ~0.3 s
         result["seconds"] = time.perf_counter() - start
         done.set()
 
@@ -32,7 +34,8 @@ def test_other_threads_run_during_a_solve():
         ticks.append(time.perf_counter())
     worker.join()
     longest_pause = max(b - a for a, b in zip(ticks, ticks[1:]))
-    assert result["outcome"].final_velocities.tolist() == [-1, -0.5, 1]
+    settled = rc.run(case).final_velocities  # the same motion, read at the settling time
+    assert abs(result["outcome"].final_velocities - settled).max() < 1e-9
     assert result["seconds"] > 0.05, "the solve is too short to tell"
     # Holding the GIL through the solve would stop this thread for all of it.
     assert longest_pause < 0.5 * result["seconds"], (longest_pause, result["seconds"])
@@ -61,9 +64,9 @@ def test_keyboard_interrupt_stops_a_long_run():
     start = time.perf_counter()
     try:
         with pytest.raises(KeyboardInterrupt):
-            rc.run(case, end_time=1e9, max_events=10 ** 10)  # 5e8 event groups: a minute or more
+            rc.run(case, end_time=1e4, max_events=10 ** 10)  # 1e9 event groups: minutes
     finally:
         timer.cancel()
     # Uninterrupted, the run would go on long after this; the interrupt is seen within 65536 groups.
     assert time.perf_counter() - start < 10
-    assert rc.run(case).final_velocities.tolist() == [-1, -0.5, 1]  # the module still works
+    assert rc.run(rc.load_case(SOURCE_DIR / "cases" / "rods_1_2_1.toml")).final_velocities.tolist() == [-1, -0.5, 1]  # still works
