@@ -508,7 +508,9 @@ private:
         z.next_try = t + period;
         for (std::size_t j : {e, e + 1}) {
             const std::ptrdiff_t k = contacts_.contact_at(j);
-            if (k >= 0 && (contacts_[static_cast<std::size_t>(k)].closed() || contacts_[static_cast<std::size_t>(k)].force() != 0))
+            // Touching ends (closed, or open with no gap yet) cannot be proven apart for a period:
+            // a cheap refusal before the paths are built.
+            if (k >= 0 && (contacts_[static_cast<std::size_t>(k)].touching() || contacts_[static_cast<std::size_t>(k)].force() != 0))
                 return;
             if (k < 0 && junctions_[j].kind != JunctionKind::free_end) return;
         }
