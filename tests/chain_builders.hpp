@@ -39,6 +39,17 @@ inline Chain random_chain(std::mt19937& rng, std::size_t n) {
     return Chain(rods);
 }
 
+/// n rods far apart, drawn from `rng`: lengths 0.3-2, sections 0.5-2, densities and moduli
+/// 0.5-3, velocities -1..1, gaps of gap_min..gap_max (several rod lengths: long free flights
+/// between closings). The free-flight, time-origin and sleeping tests share these chains.
+inline Chain far_apart_chain(std::mt19937& rng, std::size_t n, double gap_min, double gap_max) {
+    std::uniform_real_distribution<double> len(0.3, 2.0), area(0.5, 2.0), prop(0.5, 3.0), vel(-1, 1), gap(gap_min, gap_max);
+    std::vector<Rod> rods;
+    for (std::size_t i = 0; i < n; ++i)
+        rods.push_back(make_rod(len(rng), vel(rng), i == 0 ? 0.0 : gap(rng), area(rng), prop(rng), prop(rng)));
+    return Chain(rods);
+}
+
 /// The families of the scaling benchmark (bench/scaling.py), drawn here from std::mt19937: rods
 /// 0.05-0.5 m long, a 5 m/s striker at the left, and
 enum class ScalingFamily {

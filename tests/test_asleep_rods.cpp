@@ -13,7 +13,6 @@
 #include <random>
 
 using namespace rodcollide;
-using rodcollide::testing::make_rod;
 
 namespace {
 
@@ -53,14 +52,10 @@ TEST_CASE("rods asleep in free flight give the outcome of processing every refle
     // random speeds: while some pairs collide, the others fly free and vibrate, and each falls
     // asleep (stats.sleeps) until a neighbour may reach it.
     std::mt19937 rng(5);
-    std::uniform_real_distribution<double> len(0.3, 2.0), area(0.5, 2.0), prop(0.5, 3.0), vel(-1, 1), gap(1, 6);
     std::size_t sleeps = 0, well_conditioned = 0, too_long = 0;
     for (int trial = 0; trial < 30; ++trial) {
-        std::vector<Rod> rods;
         const std::size_t n = 5 + trial % 4;
-        for (std::size_t i = 0; i < n; ++i)
-            rods.push_back(make_rod(len(rng), vel(rng), i == 0 ? 0.0 : gap(rng), area(rng), prop(rng), prop(rng)));
-        const Chain chain(rods);
+        const Chain chain = testing::far_apart_chain(rng, n, 1, 6);
         const Outcome b = solve_characteristics(chain, outcome_only(true)).outcome;
         testing::check_conservation(b, 1e-12);
         // Stepping through one of these chains takes 8e7 event groups (asleep: 400); it is not

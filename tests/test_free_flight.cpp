@@ -92,14 +92,10 @@ TEST_CASE("skipping free flight gives the outcome of processing every reflection
     // at grazing speeds many times; there a closing time's rounding, 1e-14 relative, grows from
     // closing to closing, and two correct computations part after a few dozen closings.)
     std::mt19937 rng(11);
-    std::uniform_real_distribution<double> len(0.3, 2.0), area(0.5, 2.0), prop(0.5, 3.0), vel(-1, 1), gap(2, 10);
     std::size_t skipped = 0;
     for (int trial = 0; trial < 45; ++trial) {
-        std::vector<Rod> rods;
         const std::size_t n = 2 + trial % 3;
-        for (std::size_t i = 0; i < n; ++i)
-            rods.push_back(make_rod(len(rng), vel(rng), i == 0 ? 0.0 : gap(rng), area(rng), prop(rng), prop(rng)));
-        const Chain chain(rods);
+        const Chain chain = testing::far_apart_chain(rng, n, 2, 10);
         SolverOptions step, skip;
         step.keep_history = skip.keep_history = false;
         step.skip_free_flight = false;

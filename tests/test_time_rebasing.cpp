@@ -88,14 +88,10 @@ TEST_CASE("with a moving time origin everything reported stays absolute", "[time
     // Two to four rods far apart (the chains of the free-flight test): well-conditioned closings,
     // so both computations agree to rounding; force histories recorded.
     std::mt19937 rng(11);
-    std::uniform_real_distribution<double> len(0.3, 2.0), area(0.5, 2.0), prop(0.5, 3.0), vel(-1, 1), gap(2, 10);
     std::size_t rebased = 0;
     for (int trial = 0; trial < 45; ++trial) {
-        std::vector<Rod> rods;
         const std::size_t n = 2 + trial % 3;
-        for (std::size_t i = 0; i < n; ++i)
-            rods.push_back(make_rod(len(rng), vel(rng), i == 0 ? 0.0 : gap(rng), area(rng), prop(rng), prop(rng)));
-        const Chain chain(rods);
+        const Chain chain = testing::far_apart_chain(rng, n, 2, 10);
         SolverOptions moving = outcome_only(true), fixed = outcome_only(false);
         moving.force_samples = fixed.force_samples = 100000;  // every corner of the force steps
         const CharacteristicsSolution sa = solve_characteristics(chain, fixed), sb = solve_characteristics(chain, moving);
