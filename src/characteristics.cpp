@@ -180,7 +180,6 @@ private:
         for (double& w : wake_) w = shift(w);
         for (double& w : synced_) w = shift(w);
         origin_ = origin;
-        ++rebases_;
         return shift;
     }
     /// Junctions 0 and n are the chain's ends, the only ones ChainEndState acts on.
@@ -851,7 +850,6 @@ private:
     bool rebasing_ = false;
     double rebase_after_ = inf;
     double origin_ = 0;        // absolute time of the solver's time 0 [s]
-    std::size_t rebases_ = 0;
     // Rods asleep in free flight (try_sleep()): on with free-flight skipping on a chain without
     // loads or walls.
     bool sleeping_ = false;

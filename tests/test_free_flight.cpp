@@ -86,6 +86,45 @@ TEST_CASE("the closing search bounds the first closing from below, tightly", "[f
     CHECK(v > 960.5 / 1.01 - 1e-6);
 }
 
+TEST_CASE("an end view reads a periodic path from any phase, and bounds the closing as the path does", "[free_flight]") {
+    // The end of a rod asleep since `elapsed` (docs/physics.md §6.7): the view from now is the path
+    // from phase elapsed mod period, whatever the sign of elapsed (a sleeper's start moves by whole
+    // periods with the time origin).
+    const PeriodicPath path({{0.3, 1.0}, {0.7, -0.5}}, {{0.2, 2.0}, {0.8, 0.25}}, 2.0);
+    for (double elapsed : {0.0, 0.45, 1.3, 7.45, -0.55, -6.7}) {
+        const EndView v = EndView::periodic(path, elapsed);
+        const double phase = periodic_phase(elapsed, 2.0);
+        CHECK(phase >= 0);
+        CHECK(phase < 2.0);
+        CHECK(std::abs(phase - (elapsed - 2.0 * std::floor(elapsed / 2.0))) < 1e-12);
+        CHECK(v.mean_velocity() == path.mean_velocity());
+        for (double u : {0.0, 0.1, 0.9, 2.0, 3.3, 17.1}) {
+            INFO("elapsed " << elapsed << ", u " << u);
+            CHECK(v.position(u) == Approx(path.position(phase + u) - path.position(phase)).margin(1e-12));
+            // The excursion bounds hold from the view's start.
+            const double e = v.position(u) - v.mean_velocity() * u;
+            CHECK(e >= v.lowest_excursion() - 1e-12);
+            CHECK(e <= v.highest_excursion() + 1e-12);
+        }
+    }
+    // A steady end: position v u, no excursion, no period.
+    const EndView steady = EndView::steady(-0.4);
+    CHECK(steady.position(2.5) == Approx(-1.0));
+    CHECK(steady.lowest_excursion() == 0);
+    CHECK(std::isinf(steady.period()));
+    // A periodic end at phase 0 bounds a closing exactly as its path does.
+    const PeriodicPath still({{1.0, 0.0}}, {{1.0, 0.0}}, 2.0);
+    const PeriodicPath left({{1.0, 1.0}}, {{1.0, -1.0}}, 2.0);
+    CHECK(closing_lower_bound(0.5, EndView::periodic(left, 0), EndView::periodic(still, 0), 1e6, 1e-12, 1 << 16) ==
+          closing_lower_bound(0.5, left, still, 1e6, 1e-12, 1 << 16));
+    // Against a steady end moving away faster than the left end can follow: never closes.
+    CHECK(closing_lower_bound(0.5, EndView::periodic(left, 0.3), EndView::steady(2.0), 100.0, 1e-12, 1 << 16) == 100.0);
+    // Against a steady end coming at 1 from 0.5 away while the left end advances at 1 on [0, 1): u = 0.25.
+    const double u = closing_lower_bound(0.5, EndView::periodic(left, 0), EndView::steady(-1.0), 100.0, 1e-12, 1 << 16);
+    CHECK(u <= 0.25);
+    CHECK(u > 0.2499);
+}
+
 TEST_CASE("skipping free flight gives the outcome of processing every reflection", "[free_flight]") {
     // Two to four rods far apart (gaps of several rod lengths) closing at speeds of order V: long
     // stretches of free flight between well-conditioned closings. (Longer random chains re-close
