@@ -512,7 +512,7 @@ private:
                 return;
             if (k < 0 && junctions_[j].kind != JunctionKind::free_end) return;
         }
-        if (load_or_pending(e, t)) return;
+        if (arrivals_pending(e, t)) return;
         z.paths = end_paths_of(e, t);
         if (z.paths->first.steady() && z.paths->second.steady()) {
             z.paths.reset();  // nothing in flight: no reflection to save, only a wake-up to pay
@@ -552,7 +552,7 @@ private:
 
     /// Whether element e has arrivals pending within the group tolerance of t (read by a
     /// junction of a later group): it is not free of them yet.
-    bool load_or_pending(std::size_t e, double t) const {
+    bool arrivals_pending(std::size_t e, double t) const {
         const double until = t + group_tolerance(t);
         const StepFunction &a = field_.alpha_arrivals(e), &b = field_.beta_arrivals(e);
         const std::size_t ca = state_[e + 1].cursor_alpha, cb = state_[e].cursor_beta;
