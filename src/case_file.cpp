@@ -57,7 +57,8 @@ constexpr auto rod_table_keys = [] {
 constexpr std::string_view top_level_keys[] = {"title", "defaults", "rod", "solver", "left", "right", "load", "gauge", "units"};
 constexpr std::string_view unit_systems[] = {"SI", "dimensionless"};
 constexpr std::string_view solver_keys[] = {"method",     "end_time",   "record_until", "drop_tolerance",
-                                            "max_events", "max_fronts", "cells",        "time_resolution"};
+                                            "max_events", "max_fronts", "cells",        "time_resolution",
+                                            "rounding_check"};
 
 /// Where each known key belongs, for keys found in the wrong table (in TOML every key after a
 /// [table] header belongs to that table, so a misplaced `title` or `method` is a common slip).
@@ -295,6 +296,7 @@ private:
         if (name == "max_fronts") o.max_fronts = count(v, key);
         if (name == "cells") o.cells = count(v, key);
         if (name == "time_resolution") o.time_resolution = number(v, key);
+        if (name == "rounding_check") o.rounding_check = boolean(v, key);
     }
 };
 

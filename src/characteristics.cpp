@@ -35,7 +35,6 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 constexpr double time_tolerance = 1e-10;     // x shortest transit time: simultaneous arrivals
 constexpr double time_rounding = 1e-14;      // x |t|: rounding of large times
 constexpr std::size_t path_budget = 1 << 16; // breakpoints of free-flight paths kept at once
-constexpr double recheck_periods = 64;       // x longest period: an asleep pair's bound is renewed
 constexpr std::size_t wake_budget = 1 << 12; // windows per closing bound of an asleep rod
 
 /// A rod asleep in free flight (docs/physics.md §6.7): its reflections are not processed; its two
@@ -88,7 +87,6 @@ public:
             sleep_.resize(elements_.size());
             wake_.assign(junctions_.size(), inf);
             synced_.assign(junctions_.size(), 0);
-            recheck_span_ = recheck_periods * 2 * chain.longest_transit_time();  // O(rods): once
         }
         if (rebasing_) rebase_after_ = 2 * chain.longest_transit_time();
         for (std::size_t j = 0; j < junctions_.size(); ++j) {
@@ -118,6 +116,10 @@ public:
             }
             if (t_next > horizon() || t_next == inf) break;
             if (have_outcome && !options_.end_time && t_next > recorded_until()) break;
+            // The origin moves before a group far from it is processed, so that the times the
+            // group computes (arrivals t + T) carry the rounding of a few transit times: with rods
+            // asleep, the next event can lie any number of periods ahead.
+            if (rebasing_ && !have_outcome && t_next > rebase_after_) t_next = move_time_origin(t_next)(t_next);
             t = t_next;
             process_group(t);
             if ((++groups_ & 0xffff) == 0 && options_.progress) options_.progress(origin_ + t, groups_);
@@ -136,8 +138,9 @@ public:
                 if (only_free_rods_ && std::isfinite(bound)) free_rods_ = rod_states(t);
                 return bound;
             });
-            if (forced_contacts_ == 0 && free_flight_ && t >= next_free_flight_) t = skip_free_flight(t);
-            if (rebasing_ && !have_outcome && t > rebase_after_) t = move_time_origin(t)(t);
+            // With rods asleep each contact has its own wake-up time and no whole-chain flight is
+            // needed (it would rebuild every rod for the one contact that limits it).
+            if (forced_contacts_ == 0 && free_flight_ && !sleeping_ && t >= next_free_flight_) skip_free_flight(t);
         }
         if (options_.end_time) {
             wake_all(horizon());  // no event of an awake rod lies between t and the horizon
@@ -480,9 +483,9 @@ private:
             const StepFunction& b = field_.beta_arrivals(r);
             limit = std::min(limit, s.cursor_beta + 1 < b.size() ? b.time(s.cursor_beta + 1) - t : inf);
         }
-        // Two sleepers (or an awake end with nothing in flight): the bound is renewed now and then.
-        // (Not capped at the horizon: the run stops there whatever is scheduled after it.)
-        limit = std::min(limit, recheck_span_);
+        // Two sleepers (or an awake end with nothing in flight): no limit, the walk's budget ends
+        // it, and the walk goes on from there at the wake-up time. (Not capped at the horizon:
+        // the run stops there whatever is scheduled after it.)
         const double margin = 4 * velocity_scale_ * group_tolerance(t);
         const double gap = contacts_[static_cast<std::size_t>(k)].gap_at(t);
         const EndView left = end_view(l, true, t), right = end_view(r, false, t);
@@ -593,15 +596,6 @@ private:
         }
     }
 
-    /// An asleep element's end paths from t (right end, left end), as end_paths_of() would give them
-    /// had it been processed reflection by reflection.
-    std::pair<PeriodicPath, PeriodicPath> sleeper_paths_at(std::size_t e, double t) const {
-        const Sleep& z = sleep_[e];
-        const double T = elements_[e].transit_time, u = periodic_phase(t - z.since, 2 * T);
-        const auto from = [&](const PeriodicPath& p) { return PeriodicPath(p.pieces(u, T), p.pieces(u + T, T), 2 * T); };
-        return {from(z.paths->first), from(z.paths->second)};
-    }
-
     void wake_all(double t) {
         if (!sleeping_) return;
         for (std::size_t e = 0; e < elements_.size(); ++e) wake(e, t);
@@ -614,14 +608,11 @@ private:
 
     /// With no contact carrying force at t, every rod is free-free: advances them all to just before
     /// the next possible closing (free_flight.hpp), or to the settling time or the horizon, by
-    /// rebuilding each rod's arrivals there from its periodic motion (docs/physics.md §6.6). With
-    /// rebasing the time origin moves to the new time when that is far; returns t in the times
-    /// then current.
-    double skip_free_flight(double t) {
-        if (chain_ends_.load_acting(t)) return t;  // its steps still drive an end (found by the fuzzer)
-        if (sleeping_)
-            for (std::size_t j = 0; j < junctions_.size(); ++j)
-                if (has_sleeper(j)) sync_gap(j, t);  // gap_at(t) below is then exact
+    /// rebuilding each rod's arrivals there from its periodic motion (docs/physics.md §6.6).
+    /// Only chains whose rods do not sleep take such flights (a load on a free end: sleeping
+    /// rods make them unnecessary), so every rod is awake here and the times are absolute.
+    void skip_free_flight(double t) {
+        if (chain_ends_.load_acting(t)) return;  // its steps still drive an end (found by the fuzzer)
         double longest = 0;
         for (const Element& e : elements_) longest = std::max(longest, 2 * e.transit_time);
         next_free_flight_ = t + longest;  // a failed attempt is retried one period later
@@ -635,7 +626,7 @@ private:
         std::size_t kept = 0;
         const auto end_paths = [&](std::size_t e) -> const std::pair<PeriodicPath, PeriodicPath>& {
             if (!paths[e]) {
-                paths[e] = asleep(static_cast<std::ptrdiff_t>(e)) ? sleeper_paths_at(e, t) : end_paths_of(e, t);
+                paths[e] = end_paths_of(e, t);
                 kept += paths[e]->first.breakpoints() + paths[e]->second.breakpoints();
             }
             return *paths[e];
@@ -651,21 +642,16 @@ private:
                 // velocities agree within the opening tolerance (stays_touching(), §1.4).
                 if (!l.steady() || !r.steady() ||
                     std::abs(free_separation_velocity(l.velocity(0), r.velocity(0))) > velocity_tolerance_)
-                    return t;
+                    return;
             } else {
                 limit = closing_lower_bound(contacts_[k].gap_at(t), l, r, limit, margin, 1 << 16);
             }
             if (kept > path_budget) paths[left].reset();  // both its contacts are done
         }
-        if (!(limit > longest) || !std::isfinite(limit)) return t;
-        double to = std::min(t + limit, until);
+        if (!(limit > longest) || !std::isfinite(limit)) return;
+        const double to = std::min(t + limit, until);
         const double u = to - t;
         for (std::size_t j = 0; j < junctions_.size(); ++j) account_energy(j, to);
-        if (rebasing_ && to > rebase_after_) {
-            const TimeShift shift = move_time_origin(to);  // the restart at `to` starts near 0
-            t = shift(t);
-            to = shift(to);
-        }
         struct EndMotion {
             double position, velocity;  // displacement over [t, to] and velocity at `to`
         };
@@ -676,12 +662,7 @@ private:
             left_end[e] = {left.position(u), left.velocity(u)};
             restart_element(e, right.pieces(u, elements_[e].transit_time), left.pieces(u, elements_[e].transit_time), to);
             paths[e].reset();
-            if (sleeping_ && sleep_[e].asleep) {  // restarted like every rod: awake
-                sleep_[e].asleep = false;
-                sleep_[e].paths.reset();
-            }
         }
-        if (sleeping_) std::ranges::fill(wake_, inf);
         for (std::size_t k = 0; k < contacts_.size(); ++k) {
             const Junction& q = junctions_[contacts_.junction(k)];
             const auto l = static_cast<std::size_t>(q.left), r = static_cast<std::size_t>(q.right);
@@ -693,7 +674,6 @@ private:
         for (std::size_t j = 0; j < junctions_.size(); ++j) reschedule(j);
         ++free_flights_;
         next_free_flight_ = to + longest;
-        return t;
     }
 
     /// The periodic paths of element e's right and left ends from t (free_flight.hpp).
@@ -711,11 +691,17 @@ private:
         const double T = elements_[e].transit_time;
         restart_history(field_.alpha_arrivals(e), right.cursor_alpha, alpha, to, T);
         restart_history(field_.beta_arrivals(e), left.cursor_beta, beta, to, T);
-        // A jump arriving exactly at `to` was read there: its reflection arrives at the far end T later.
+        // A jump arriving exactly at `to` was read there: its reflection arrives at the far end T
+        // later, unless the history already ends with that value. Compared with what the history
+        // holds, not with the window's last piece: restart_history() leaves out a piece that
+        // rounding starts at to + T, and on a nearly commensurate chain that piece is this very
+        // reflection (found by the rounding check: a 2-ulp change of lengths lost it, and with it
+        // 0.07% of a rod's momentum).
+        StepFunction &alphas = field_.alpha_arrivals(e), &betas = field_.beta_arrivals(e);
         right.emitted_left = right.ideal_left = alpha.front().value;
-        if (beta.back().value != right.emitted_left) add_front(field_.beta_arrivals(e), to + T, right.emitted_left);
+        if (betas.value(betas.size() - 1) != right.emitted_left) add_front(betas, to + T, right.emitted_left);
         left.emitted_right = left.ideal_right = beta.front().value;
-        if (alpha.back().value != left.emitted_right) add_front(field_.alpha_arrivals(e), to + T, left.emitted_right);
+        if (alphas.value(alphas.size() - 1) != left.emitted_right) add_front(alphas, to + T, left.emitted_right);
     }
 
     /// `pieces` cover [to, to + T): a piece that rounding would start at or after to + T (where the
@@ -856,7 +842,6 @@ private:
     std::vector<Sleep> sleep_;    // per element
     std::vector<double> wake_;    // per junction: wake-up time of a contact with a sleeper [s]
     std::vector<double> synced_;  // per junction: when that contact's gap was last synced [s]
-    double recheck_span_ = inf;   // [s]: an asleep pair's bound is renewed after this
     std::size_t sleeps_ = 0;
 };
 

@@ -317,6 +317,11 @@ double Reader::finite_number(const toml::value& v, const std::string& key) const
     return x;
 }
 
+bool Reader::boolean(const toml::value& v, const std::string& key) const {
+    if (!v.is_boolean()) fail(v, key, input::wrong_type("true or false", describe(v)));
+    return v.as_boolean();
+}
+
 std::int64_t Reader::integer(const toml::value& v, const std::string& key) const {
     if (!v.is_integer()) fail(v, key, input::wrong_type("an integer", describe(v)));
     if (const auto literal = unrepresentable_literal(v)) fail(v, key, input::unrepresentable(*literal, "a 64-bit integer"));

@@ -111,6 +111,8 @@ public:
     std::int64_t integer(const toml::value& v, const std::string& key) const;
     /// A count: an integer > 0 (its upper bound is the validator's).
     std::size_t count(const toml::value& v, const std::string& key) const;
+    /// true or false.
+    bool boolean(const toml::value& v, const std::string& key) const;
 
     /// Runs a library check; the InvalidInput it throws is reported at `at` under `key`.
     template <class F>

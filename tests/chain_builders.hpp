@@ -3,6 +3,7 @@
 
 #include "rodcollide/chain.hpp"
 
+#include <cmath>
 #include <numbers>
 #include <random>
 #include <vector>
@@ -47,6 +48,23 @@ inline Chain far_apart_chain(std::mt19937& rng, std::size_t n, double gap_min, d
     std::vector<Rod> rods;
     for (std::size_t i = 0; i < n; ++i)
         rods.push_back(make_rod(len(rng), vel(rng), i == 0 ? 0.0 : gap(rng), area(rng), prop(rng), prop(rng)));
+    return Chain(rods);
+}
+
+/// n rods of integer transit times (1-4: L/c a whole number), drawn from `rng`: densities and
+/// moduli 0.5-3, sections 0.3-3, velocities -1..1, and with `gaps` a gap of 0-0.3 on about half
+/// the contacts. Every front then stays on a lattice of the unit transit time. `stretch` [-]
+/// multiplies the lengths of even rods by 1 + stretch and of odd ones by 1 - stretch (a few units
+/// in the last place: nearly commensurate, fronts ulps apart; the rounding check's perturbation).
+inline Chain commensurate_chain(std::mt19937& rng, std::size_t n, bool gaps, double stretch = 0) {
+    std::uniform_real_distribution<double> prop(0.5, 3.0), area(0.3, 3.0), vel(-1, 1), gap(0, 0.3), coin(0, 1);
+    std::uniform_int_distribution<int> transits(1, 4);
+    std::vector<Rod> rods;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double e = prop(rng), rho = prop(rng);
+        const double length = transits(rng) * std::sqrt(e / rho) * (i % 2 == 0 ? 1 + stretch : 1 - stretch);
+        rods.push_back(make_rod(length, vel(rng), i > 0 && gaps && coin(rng) < 0.5 ? gap(rng) : 0.0, area(rng), rho, e));
+    }
     return Chain(rods);
 }
 

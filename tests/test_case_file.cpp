@@ -307,7 +307,7 @@ TEST_CASE("unknown keys: the first in file order, with a suggestion", "[case_fil
           "bad.toml:10: solver.tolerance: unknown key; did you mean \"drop_tolerance\"?");
     CHECK(error_of(two_rods + "[solver]\nfoo = 1\n") ==
           "bad.toml:10: solver.foo: unknown key; expected one of: method, end_time, "
-          "record_until, drop_tolerance, max_events, max_fronts, cells, time_resolution");
+          "record_until, drop_tolerance, max_events, max_fronts, cells, time_resolution, rounding_check");
     CHECK(error_of("\"a b\" = 1\n" + two_rods) ==
           "bad.toml:1: \"a b\": unknown key; expected one of: title, defaults, rod, solver, left, right, "
           "load, gauge, units");

@@ -140,3 +140,23 @@ TEST_CASE("an end time far beyond the moving origin is reported as given", "[tim
     INFO("momentum error " << b.momentum);
     CHECK(b.momentum <= 1e-12);
 }
+
+TEST_CASE("a closing ten million transit times after the last event is processed near the origin", "[time_rebasing]") {
+    // A striker (Z = 1) leaves a stiffer rod (Z = 2) vibrating at u = 7/9; a third rod one length
+    // ahead drifts at 7/9 - 1e-7 and is caught at t = 1.18e7 (6e7 of the target's transit times).
+    // Both rods sleep until then, so the group of that closing is the next event after the
+    // collision: the origin moves to it before it is processed. Processed first (at a relative
+    // time of 1e7, each arrival t + T rounded by 1e-9), momentum and energy were off by 1.2e-10
+    // and 2.3e-10.
+    const Chain chain({make_rod(0.3, 1.0), make_rod(0.2, 0.0, 0.0, 2.0), make_rod(0.25, 7.0 / 9 - 1e-7, 1.0, 1.5)});
+    const CharacteristicsSolution s = solve_characteristics(chain, outcome_only(true));
+    const Outcome& o = s.outcome;
+    REQUIRE(o.settled);
+    CHECK(o.stats.sleeps > 0);
+    REQUIRE_FALSE(o.contacts[1].intervals.empty());
+    CHECK(o.contacts[1].intervals.front().start == Approx(1.1777778e7).epsilon(1e-6));
+    const Balance b = balance_errors(o);
+    INFO("momentum error " << b.momentum << ", energy error " << b.energy);
+    CHECK(b.momentum <= 1e-14);
+    CHECK(b.energy <= 1e-14);
+}

@@ -79,6 +79,12 @@ struct SolverOptions {
     /// that their rounding stays that of a few transit times however long the run
     /// (docs/physics.md §6.6). Reported times stay absolute; false is for comparing the two.
     bool rebase_times = true;
+    /// Characteristics: a run that approximated nothing but in which some contact closed more
+    /// than once is repeated on rods whose lengths differ by eight units in the last place; if the
+    /// final velocities differ beyond the rounding the solver states, three times the difference
+    /// is reported as the error estimate, with a warning (characteristics_error.cpp,
+    /// docs/physics.md §5.4). Doubles the work of such runs; false skips it.
+    bool rounding_check = true;
     /// Called now and then on long runs with the current time [s] and the work done so far
     /// (events or steps); the CLI turns it into a progress line on stderr.
     std::function<void(double, std::size_t)> progress;

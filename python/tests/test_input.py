@@ -47,7 +47,7 @@ def test_case_views():
     assert case.masses.tolist() == [1, 2] and case.initial_velocities.tolist() == [2, 0]
     assert case.solver == dict(method="finite-difference", end_time=None, record_until=None, drop_tolerance=1e-12,
                                max_events=300_000_000, max_fronts=8_000_000, cells=100,
-                               time_resolution=0.02)
+                               time_resolution=0.02, rounding_check=True)
     exact = case.with_solver(method="characteristics", cells=None)
     assert exact.solver["method"] == "characteristics" and exact.solver["cells"] == 100
     assert case.solver["method"] == "finite-difference"

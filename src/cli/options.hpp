@@ -63,6 +63,8 @@ std::int64_t parse_integer(std::string_view text, const std::string& key);
 /// The flag's value parsed; nullopt when the flag is absent.
 std::optional<double> number_flag(const boost::program_options::variables_map& vm, const std::string& flag);
 std::optional<std::int64_t> integer_flag(const boost::program_options::variables_map& vm, const std::string& flag);
+/// An on/off flag's value; nullopt when the flag is absent.
+std::optional<bool> switch_flag(const boost::program_options::variables_map& vm, const std::string& flag);
 /// An integer given for a count (> 0), as the size_t an options struct holds.
 std::size_t to_count(const std::string& key, std::int64_t n);
 
@@ -89,6 +91,7 @@ private:
     std::optional<std::string> method_;
     std::optional<double> end_time_, drop_tolerance_, time_resolution_;
     std::optional<std::int64_t> cells_, max_events_, max_fronts_;
+    std::optional<bool> rounding_check_;
 };
 
 /// Loads the case file vm["case"] and applies the solver flags over its [solver] table. A bad
