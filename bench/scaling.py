@@ -9,9 +9,11 @@ Three families of chains, each rod 0.05-0.5 m long, struck by a 5 m/s rod at the
                  0.1-0.5 mm on half the contacts
 For every size and family it writes the chains as case files (seeded: the same chains on every
 machine), runs `rodcollide run --json` on each with default options under a CPU-time limit,
-and prints one row: share settled, median and worst CPU time, median events, peak memory
-(largest resident set), largest reported velocity error bound, and the largest momentum and
-energy balance errors (relative) among the chains that settled.
+and prints one row: share settled, median and worst CPU time, median events, median contact
+closings and median time at which the chain provably settled (physical seconds: what the
+solver had to follow), peak memory (largest resident set), largest reported velocity error
+bound, and the largest momentum and energy balance errors (relative) among the chains that
+settled.
 
   /usr/bin/python3 bench/scaling.py                       # the README table
   /usr/bin/python3 bench/scaling.py --sizes 3 10 --seeds 5 --time-limit 20
@@ -110,13 +112,13 @@ def main():
     args = ap.parse_args()
     directory = args.keep or tempfile.mkdtemp(prefix="rodcollide_scaling_")
     os.makedirs(directory, exist_ok=True)
-    print(f"| rods | family | settled | median s | worst s | median events | peak MB | "
-          f"max velocity_error_bound | max momentum err | max energy err |")
-    print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print(f"| rods | family | settled | median s | worst s | median events | median closings | "
+          f"median settled at [s] | peak MB | max velocity_error_bound | max momentum err | max energy err |")
+    print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for size in args.sizes:
         for family in args.families:
             seeds = args.seeds if size < 100 else args.large_seeds
-            times, events, mems, bounds, dp, de, settled = [], [], [], [], [], [], 0
+            times, events, closings, ends, mems, bounds, dp, de, settled = [], [], [], [], [], [], [], [], 0
             for seed in range(seeds):
                 path = os.path.join(directory, f"{family}_{size}_{seed}.toml")
                 with open(path, "w") as f:
@@ -128,6 +130,8 @@ def main():
                 if ok:
                     settled += 1
                     events.append(outcome["stats"]["events"])
+                    closings.append(sum(len(c["intervals"]) for c in outcome["contacts"]))
+                    ends.append(outcome["end_time"])
                     bound = outcome.get("velocity_error_bound", float("nan"))
                     bounds.append(float("inf") if bound is None else bound)  # null: no bound
                     a, b = balance_errors(outcome)
@@ -139,8 +143,9 @@ def main():
                     print(f"  {family} {size} seed {seed}: {cpu:.3f} s, events {ev}, {state}",
                           file=sys.stderr, flush=True)
             fmt = lambda xs, f="{:.3g}": f.format(max(xs)) if xs else "-"
+            med = lambda xs, f="{:.0f}": f.format(statistics.median(xs)) if xs else "-"
             print(f"| {size} | {family} | {settled}/{seeds} | {statistics.median(times):.3g} | "
-                  f"{max(times):.3g} | {statistics.median(events) if events else '-':} | "
+                  f"{max(times):.3g} | {med(events)} | {med(closings)} | {med(ends, '{:.3g}')} | "
                   f"{max(mems):.0f} | {fmt(bounds)} | {fmt(dp)} | {fmt(de)} |", flush=True)
 
 

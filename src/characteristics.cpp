@@ -126,8 +126,10 @@ public:
             if (groups_ > options_.max_events)
                 throw SolverLimitExceeded(fmt::format(
                     "characteristics solver: reached max_events = {} event groups at t = {:g} "
-                    "without settling; raise [solver] max_events (--max-events) or set [solver] "
-                    "end_time", options_.max_events, origin_ + t));
+                    "without settling ({} contact closings so far; long chains with gaps can keep "
+                    "colliding for 1e9 s and more, docs/physics.md §5.4); raise [solver] max_events "
+                    "(--max-events) or set [solver] end_time",
+                    options_.max_events, origin_ + t, closings()));
             if (forced_contacts_ == 0) settling_.force_free([&] {
                 if (only_free_rods_ && approaching_neighbours(t)) return inf;  // cheap, and no rod woken
                 wake_all(t);  // the bound reads every rod's arrivals
@@ -185,6 +187,11 @@ private:
         origin_ = origin;
         return shift;
     }
+    std::size_t closings() const {
+        return static_cast<std::size_t>(std::ranges::count_if(
+            contacts_.events(), [](const ContactEvent& e) { return e.kind == ContactEvent::Kind::closing; }));
+    }
+
     /// Junctions 0 and n are the chain's ends, the only ones ChainEndState acts on.
     bool is_chain_end(std::size_t j) const { return j == 0 || j == last_junction_; }
 
