@@ -187,6 +187,7 @@ private:
         origin_ = origin;
         return shift;
     }
+    /// Contact closings so far (for the message of a run that reaches max_events).
     std::size_t closings() const {
         return static_cast<std::size_t>(std::ranges::count_if(
             contacts_.events(), [](const ContactEvent& e) { return e.kind == ContactEvent::Kind::closing; }));
@@ -839,7 +840,8 @@ private:
     double next_free_flight_ = 0;
     std::size_t free_flights_ = 0;
     // Rebasing (move_time_origin()): on when only the outcome is wanted and the chain's ends are
-    // free (loads and walls keep absolute times), every longest period.
+    // free (loads and walls keep absolute times), to the next group's time whenever that lies
+    // more than rebase_after_ (a longest period) past the origin.
     bool rebasing_ = false;
     double rebase_after_ = inf;
     double origin_ = 0;        // absolute time of the solver's time 0 [s]

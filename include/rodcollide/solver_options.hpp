@@ -70,13 +70,15 @@ struct SolverOptions {
     /// Keep the whole field history (needed for diagrams and field queries in the past). Without
     /// it only the fronts in flight are stored, so long runs need memory for those only.
     bool keep_history = true;
-    /// Characteristics, without keep_history: while no contact carries force, advance the free
-    /// rods to just before the next possible closing at once instead of reflection by reflection
-    /// (free_flight.hpp). The outcome is the same to rounding; false is for comparing the two.
+    /// Characteristics, without keep_history: free rods are not processed reflection by
+    /// reflection. A rod whose contacts are open sleeps until one may close (docs/physics.md
+    /// §6.7); on a chain with a load, where rods do not sleep, all rods are advanced at once to
+    /// just before the next possible closing while no contact carries force (free_flight.hpp).
+    /// The outcome is the same to rounding; false is for comparing the two.
     bool skip_free_flight = true;
     /// Characteristics, without keep_history, on a chain with free ends: keep the solver's times
-    /// relative to an origin moved forward every longest period and at each free flight, so
-    /// that their rounding stays that of a few transit times however long the run
+    /// relative to an origin moved forward to the next event group whenever that lies more than a
+    /// longest period ahead, so that their rounding stays that of a few transit times however long the run
     /// (docs/physics.md §6.6). Reported times stay absolute; false is for comparing the two.
     bool rebase_times = true;
     /// Characteristics: a run that approximated nothing but in which some contact closed more
