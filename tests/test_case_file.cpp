@@ -355,6 +355,10 @@ TEST_CASE("wrong types name the expected and the given type", "[case_file]") {
           "bad.toml:10: solver.method: must be a string, got an integer (1)");
     CHECK(error_of(two_rods + "[solver]\nmax_events = 1.5\n") ==
           "bad.toml:10: solver.max_events: must be an integer, got a float (1.5)");
+    CHECK(error_of(two_rods + "[solver]\nrounding_check = 1\n") ==
+          "bad.toml:10: solver.rounding_check: must be true or false, got an integer (1)");
+    CHECK(error_of(two_rods + "[solver]\nrounding_check = \"off\"\n") ==
+          "bad.toml:10: solver.rounding_check: must be true or false, got a string (\"off\")");
 }
 
 TEST_CASE("missing keys name the rod and point to [defaults]", "[case_file]") {
