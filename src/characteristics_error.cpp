@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace rodcollide {
 
@@ -63,14 +64,32 @@ Chain with_perturbed_lengths(const Chain& chain) {
     return Chain(std::move(rods), chain.ends());
 }
 
-/// Options for a second run whose outcome only is wanted.
-SolverOptions outcome_only(SolverOptions o) {
+/// Options for a second run whose outcome only is wanted, with at most `second_run_events` times
+/// the event groups of the first (`first`) and their floor: a second run of a chaotic chain may
+/// never settle where the first did (its outcome would then tell nothing about the first's
+/// error), and without a horizon it would run on to max_events (minutes; bench/study/long_horizons.py
+/// found one such 60-rod chain).
+constexpr std::size_t second_run_events = 10, second_run_events_floor = 100'000;
+SolverOptions second_run(SolverOptions o, const Outcome& first) {
     o.keep_history = false;
     o.record_until.reset();
     o.record_after_settling = 0;
     o.force_samples = 0;
     o.progress = nullptr;
+    o.max_events = std::min(o.max_events, second_run_events * first.stats.events + second_run_events_floor);
     return o;
+}
+
+/// The warning for a second run that stopped (SolverLimitExceeded `e` under options `second`):
+/// at its own event budget, or at a cap of the user's.
+std::string second_run_stopped(const SolverOptions& options, const SolverOptions& second, const Outcome& first,
+                               const SolverLimitExceeded& e) {
+    if (second.max_events < options.max_events)
+        return fmt::format(
+            "it did not settle within {} times the event groups of the run itself ({} of {}): the outcome is "
+            "sensitive to small changes (long chains with gaps are chaotic, docs/physics.md §5.4)",
+            second_run_events, second.max_events, first.stats.events);
+    return e.what();
 }
 
 /// The rounding check of an exact run (above): the outcome's estimate and warning if the run on
@@ -79,8 +98,9 @@ void check_rounding(const Chain& chain, const SolverOptions& options, Characteri
     Outcome& o = s.outcome;
     if (!options.rounding_check || !closes_again(s.contact_events, chain.contact_count())) return;
     const double floor = characteristics_rounding * chain.velocity_scale();
+    const SolverOptions second = second_run(options, o);
     try {
-        const Outcome twin = track_fronts(with_perturbed_lengths(chain), outcome_only(options)).outcome;
+        const Outcome twin = track_fronts(with_perturbed_lengths(chain), second).outcome;
         o.stats.estimate_events = twin.stats.events;
         double difference = 0;
         for (std::size_t i = 0; i < o.rods.size(); ++i)
@@ -99,8 +119,8 @@ void check_rounding(const Chain& chain, const SolverOptions& options, Characteri
         o.velocity_error_bound = std::numeric_limits<double>::infinity();
         o.velocity_error_kind = Outcome::ErrorKind::estimate;
         o.warnings.push_back(fmt::format(
-            "characteristics: no rounding check: the run on rods of lengths changed by {:g} relative stopped ({})",
-            length_perturbation, e.what()));
+            "characteristics: no rounding check: the run on rods of lengths changed by {:g} relative stopped: {}",
+            length_perturbation, second_run_stopped(options, second, o, e)));
     }
 }
 
@@ -117,7 +137,7 @@ CharacteristicsSolution solve_characteristics(const Chain& chain, const SolverOp
     }
     // Only what acted is coarsened: a run that merged (dropped) nothing is the run with no
     // merging (dropping), computation for computation.
-    SolverOptions coarse = outcome_only(options);
+    SolverOptions coarse = second_run(options, o);
     if (o.stats.merged_fronts > 0) coarse.time_resolution *= coarsening;
     if (o.stats.dropped_fronts > 0) coarse.drop_tolerance *= coarsening;
     o.velocity_error_kind = Outcome::ErrorKind::estimate;
@@ -128,8 +148,8 @@ CharacteristicsSolution solve_characteristics(const Chain& chain, const SolverOp
     } catch (const SolverLimitExceeded& e) {
         o.velocity_error_bound = std::numeric_limits<double>::infinity();
         o.warnings.push_back(fmt::format(
-            "characteristics: no error estimate for the merged or dropped fronts: the coarser run for it stopped ({})",
-            e.what()));
+            "characteristics: no error estimate for the merged or dropped fronts: the coarser run for it stopped: {}",
+            second_run_stopped(options, coarse, o, e)));
     }
     if (scale > 0) o.accuracy = std::max(o.accuracy, o.velocity_error_bound / scale);
     return s;

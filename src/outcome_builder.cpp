@@ -95,6 +95,7 @@ Outcome build_outcome(const Chain& chain, const ContactHistory& contacts, Solver
         o.contacts.push_back(std::move(c));
     }
     o.accuracy = report.accuracy;
+    o.balance_accuracy = report.balance_accuracy;
     o.velocity_error_bound = report.velocity_error_bound;
     o.stats = report.stats;
     o.warnings = std::move(report.warnings);

@@ -118,6 +118,7 @@ WaveField::WaveField(const Chain& chain) : chain_(chain) {
         alpha_.emplace_back(e.initial_velocity);
         beta_.emplace_back(e.initial_velocity);
     }
+    frozen_at_.resize(alpha_.size());
 }
 
 namespace {
@@ -138,10 +139,27 @@ ArrivalWindow window(const StepFunction& f, double t, double T) {
 }  // namespace
 
 void WaveField::move_time_origin(const TimeShift& shift, double origin) {
-    for (std::vector<StepFunction>* histories : {&alpha_, &beta_})
-        for (StepFunction& f : *histories) f.shift_times(shift);
+    for (std::size_t e = 0; e < alpha_.size(); ++e) {
+        if (frozen_at_[e]) continue;
+        alpha_[e].shift_times(shift);
+        beta_[e].shift_times(shift);
+    }
     valid_until_ = shift(valid_until_);
     time_origin_ = origin;
+}
+
+void WaveField::freeze(std::size_t e) {
+    if (!frozen_at_[e]) frozen_at_[e] = time_origin_;
+}
+
+void WaveField::thaw(std::size_t e) {
+    if (!frozen_at_[e]) return;
+    if (*frozen_at_[e] != time_origin_) {
+        const TimeShift shift = TimeShift::between(*frozen_at_[e], time_origin_);
+        alpha_[e].shift_times(shift);
+        beta_[e].shift_times(shift);
+    }
+    frozen_at_[e].reset();
 }
 
 ArrivalWindow WaveField::alpha_window(std::size_t e, double t) const {

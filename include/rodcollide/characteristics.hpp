@@ -31,7 +31,7 @@ struct CharacteristicsSolution {
 
 /// Relative accuracy of the exact solver's velocities when no front is dropped [-]: rounding, the
 /// 1e-10 of the velocity scale that the contact rule also allows (settling.hpp).
-inline constexpr double characteristics_rounding = 1e-10;
+inline constexpr double characteristics_rounding = conservation_rounding;
 
 /// Outcome::accuracy of a solve with these options [-]: characteristics_rounding, or
 /// 100 x drop_tolerance when dropped fronts dominate.

@@ -9,7 +9,9 @@
 
 #include "rodcollide/settling.hpp"
 
+#include <algorithm>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace rodcollide {
@@ -34,6 +36,11 @@ public:
     bool steady() const { return velocity_.size() == 1; }
     /// Velocity at t0 + u (the piece that starts at or before it) [m/s].
     double velocity(double u) const;
+    /// Slowest and fastest velocity of the end over all time [m/s].
+    std::pair<double, double> velocity_range() const {
+        const auto [lo, hi] = std::ranges::minmax_element(velocity_);
+        return {*lo, *hi};
+    }
 
     /// Extremes of position() over [u1, u2] (u1 <= u2 <= u1 + period), and whether the velocity may
     /// change inside (u1, u2) (if not, position() is linear there).
@@ -79,6 +86,10 @@ public:
     /// The path's period; +infinity when steady [s].
     double period() const;
     double mean_velocity() const { return path_ ? path_->mean_velocity() : velocity_; }
+    /// Slowest and fastest velocity of the end from t on [m/s].
+    std::pair<double, double> velocity_range() const {
+        return path_ ? path_->velocity_range() : std::pair{velocity_, velocity_};
+    }
     /// Displacement over [t, t + u] [m], u >= 0.
     double position(double u) const { return path_ ? path_->position(phase_ + u) - start_ : velocity_ * u; }
     /// As PeriodicPath::range(), from t.

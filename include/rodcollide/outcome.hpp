@@ -18,6 +18,12 @@
 
 namespace rodcollide {
 
+/// Rounding within which both solvers conserve momentum and close the energy balance, relative to
+/// their scales [-]. Every approximation they make (merged or dropped fronts, a coarse grid)
+/// conserves both exactly (docs/physics.md §5.1, §5.2), so the outcome self-check holds them to
+/// this whatever the velocities' error (Outcome::balance_accuracy).
+inline constexpr double conservation_rounding = 1e-10;
+
 struct RodOutcome {
     double mass = 0;              ///< [kg]
     double initial_velocity = 0;  ///< u^- [m/s]
@@ -131,6 +137,13 @@ struct Outcome {
     /// velocity_error_bound / velocity scale, at least characteristics_rounding. Energies,
     /// quadratic in velocities, are held to accuracy x (2 + accuracy) by the outcome self-check.
     double accuracy = 0;
+    /// Relative tolerance within which momentum is conserved and the energy balance closes [-]:
+    /// conservation_rounding, or for the exact solver with absolute times (loads, walls, the
+    /// whole field history kept) the larger rounding growth 16 eps t / T_min (docs/physics.md
+    /// §6.6). The self-check holds momentum and the balance to it, not to `accuracy`: an estimate
+    /// of the velocities' error says nothing about conservation (a velocity error of 2 m/s let
+    /// 24% of the momentum go unnoticed, fuzz/regressions/long_horizon_momentum_70_rods.toml).
+    double balance_accuracy = conservation_rounding;
     /// Error of the final velocities [m/s, absolute, every rod]: for the characteristics solver 0
     /// (a bound) when nothing was approximated, else an estimate from a second run at a coarser
     /// time resolution and drop tolerance (merged or dropped fronts, docs/physics.md §5.1); for

@@ -44,6 +44,7 @@ struct SolverReport {
     /// (finite differences) energy.dropped is the balance initial - final.
     std::optional<double> energy_created;
     double accuracy = 0;  ///< Outcome::accuracy [-]
+    double balance_accuracy = conservation_rounding;  ///< Outcome::balance_accuracy [-]
     double velocity_error_bound = 0;  ///< Outcome::velocity_error_bound [m/s]
     SolverStats stats;
     std::vector<std::string> warnings;  ///< the solver's own; "not settled" is added after them
