@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Writes every public output rodcollide produces on the files in cases/ and validation/ into one
-# directory, so that a refactoring can prove it changed no behaviour:
+# Writes every public output rodcollide produces on the files in cases/ (cases/ends/ too) and
+# validation/ into one directory, so that a refactoring can prove it changed no behaviour:
 #   scripts/output_snapshot.sh before/ && <change> && scripts/output_snapshot.sh after/ && diff -r before after
 # Covers: run (table and --json, both methods), compare --json, sweep CSV of three-rod cases,
 # laws --json, validate (its table without the timing line), and the bad-input messages of
@@ -20,8 +20,9 @@ record() {  # record NAME COMMAND...: stdout, stderr and exit status of one comm
     echo "$status" >"$out/$name.status"
 }
 
-for f in cases/*.toml validation/cases/*.toml; do
+for f in cases/*.toml cases/ends/*.toml validation/cases/*.toml; do
     name=$(basename "${f%.toml}")
+    [[ $f == cases/ends/* ]] && name=ends-$name
     record "run-$name" "$bin" run "$f"
     record "run-json-$name" "$bin" run "$f" --json
     record "run-fd-json-$name" "$bin" run "$f" --json --method finite-difference
