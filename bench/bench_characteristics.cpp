@@ -3,8 +3,8 @@
 // event group on chains of the scaling benchmark's families (BM_EventGroup_*). Run:
 // build/rodcollide_bench --benchmark_filter=Characteristics
 // --benchmark_repetitions=10 --benchmark_report_aggregates_only=true (main: bench/main.cpp)
-#include "../tests/chain_builders.hpp"
-#include "rodcollide/characteristics.hpp"
+#include "../tests/support/chain_builders.hpp"
+#include "solvers/exact/characteristics.hpp"
 #include "rodcollide/solve.hpp"
 
 #include <benchmark/benchmark.h>

@@ -13,7 +13,7 @@
 //   cmake --build build-bench -j2 --target rodcollide_bench
 //   build-bench/rodcollide_bench --benchmark_filter='FiniteDifference|StreamTriad'
 //       --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
-#include "rodcollide/finite_difference.hpp"
+#include "solvers/fd/finite_difference.hpp"
 
 #include <benchmark/benchmark.h>
 

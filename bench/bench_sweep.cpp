@@ -2,7 +2,7 @@
 // solver): identical rods (the paper's), and lengths (1, 2, 1), on every hardware thread and on
 // one. Wall-clock time, since the sweep runs its own threads. Run:
 // build/rodcollide_bench --benchmark_filter=Sweep --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
-#include "../tests/chain_builders.hpp"
+#include "../tests/support/chain_builders.hpp"
 #include "rodcollide/sweep.hpp"
 
 #include <benchmark/benchmark.h>

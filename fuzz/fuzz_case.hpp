@@ -9,9 +9,9 @@
 #pragma once
 
 #include "rodcollide/case_file.hpp"
-#include "rodcollide/finite_difference.hpp"
-#include "rodcollide/outcome_check.hpp"
-#include "rodcollide/report.hpp"
+#include "solvers/fd/finite_difference.hpp"
+#include "outcome/outcome_check.hpp"
+#include "rodcollide/outcome_report.hpp"
 #include "rodcollide/solve.hpp"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // against the exact solver, the order between successive N and the energy drift. A study, not a
 // test: tests/test_finite_difference_convergence.cpp asserts the orders.
 //   build/rodcollide_convergence_table     (about 4 s)
-#include "convergence_study.hpp"
+#include "../../tests/support/convergence_study.hpp"
 
 #include <fmt/format.h>
 

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "rodcollide/chain.hpp"
-#include "rodcollide/gauges.hpp"
-#include "rodcollide/input_error.hpp"
+#include "rodcollide/gauge_signals.hpp"
+#include "rodcollide/errors.hpp"
 #include "rodcollide/solver_options.hpp"
 
 #include <filesystem>

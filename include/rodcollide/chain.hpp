@@ -5,7 +5,7 @@
 #pragma once
 
 #include "rodcollide/chain_ends.hpp"
-#include "rodcollide/input_error.hpp"
+#include "rodcollide/errors.hpp"
 #include "rodcollide/elements.hpp"
 
 #include <Eigen/Dense>

@@ -6,7 +6,7 @@
 // contacts, and the chain's two end junctions carry its end conditions (chain_ends.hpp).
 #pragma once
 
-#include "rodcollide/interface.hpp"
+#include "solvers/shared/junction.hpp"
 
 #include <cstddef>
 

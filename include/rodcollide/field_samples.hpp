@@ -8,7 +8,7 @@
 // Units: s, m, -, m/s, N (force positive in tension). Rows are ordered by t, then x.
 #pragma once
 
-#include "rodcollide/wave_field.hpp"
+#include "solvers/shared/wave_field.hpp"
 
 #include <Eigen/Dense>
 

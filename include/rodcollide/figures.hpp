@@ -3,10 +3,10 @@
 #pragma once
 
 #include "rodcollide/chain.hpp"
-#include "rodcollide/characteristics.hpp"
+#include "solvers/exact/characteristics.hpp"
 #include "rodcollide/field_samples.hpp"
-#include "rodcollide/gauges.hpp"
-#include "rodcollide/plot.hpp"
+#include "rodcollide/gauge_signals.hpp"
+#include "figures/plot.hpp"
 #include "rodcollide/solver_options.hpp"
 
 #include <cstddef>

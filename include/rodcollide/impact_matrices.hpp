@@ -5,7 +5,7 @@
 // module and the solvers' outcome checks all use it.
 #pragma once
 
-#include "rodcollide/input_error.hpp"
+#include "rodcollide/errors.hpp"
 
 #include <Eigen/Dense>
 

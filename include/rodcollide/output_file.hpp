@@ -2,7 +2,7 @@
 // half-written file behind and never replaces anything but a regular file.
 #pragma once
 
-#include "rodcollide/input_error.hpp"
+#include "rodcollide/errors.hpp"
 
 #include <filesystem>
 #include <stdexcept>

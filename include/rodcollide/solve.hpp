@@ -4,7 +4,7 @@
 
 #include "rodcollide/chain.hpp"
 #include "rodcollide/field_samples.hpp"
-#include "rodcollide/gauges.hpp"
+#include "rodcollide/gauge_signals.hpp"
 #include "rodcollide/outcome.hpp"
 #include "rodcollide/solver_options.hpp"
 

@@ -2,7 +2,7 @@
 // and validate(), the one place for their limits.
 #pragma once
 
-#include "rodcollide/input_error.hpp"
+#include "rodcollide/errors.hpp"
 
 #include <cstddef>
 #include <functional>

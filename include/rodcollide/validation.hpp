@@ -8,7 +8,7 @@
 #pragma once
 
 #include "rodcollide/case_file.hpp"
-#include "rodcollide/input_error.hpp"
+#include "rodcollide/errors.hpp"
 #include "rodcollide/laws/law.hpp"
 #include "rodcollide/solver_options.hpp"
 

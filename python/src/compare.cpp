@@ -3,7 +3,7 @@
 // whose per-direction data are numpy arrays and whose to_dict() / to_csv() are `sweep --json` / `--csv`.
 #include "bindings.hpp"
 
-#include "rodcollide/input_error.hpp"
+#include "rodcollide/errors.hpp"
 
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/compare.hpp"

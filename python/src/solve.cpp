@@ -5,10 +5,10 @@
 #include "bindings.hpp"
 
 #include "rodcollide/case_file.hpp"
-#include "rodcollide/characteristics.hpp"
-#include "rodcollide/gauges.hpp"
-#include "rodcollide/input_error.hpp"
-#include "rodcollide/report.hpp"
+#include "solvers/exact/characteristics.hpp"
+#include "rodcollide/gauge_signals.hpp"
+#include "rodcollide/errors.hpp"
+#include "rodcollide/outcome_report.hpp"
 #include "rodcollide/solve.hpp"
 
 #include <fmt/format.h>

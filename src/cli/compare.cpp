@@ -6,7 +6,7 @@
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/compare.hpp"
 #include "rodcollide/compare_report.hpp"
-#include "rodcollide/finite_difference.hpp"
+#include "solvers/fd/finite_difference.hpp"
 #include "rodcollide/solve.hpp"
 
 #include <boost/program_options.hpp>

@@ -4,7 +4,7 @@
 #include "command.hpp"
 
 #include "rodcollide/output_file.hpp"
-#include "rodcollide/plot.hpp"
+#include "figures/plot.hpp"
 
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "rodcollide/case_file.hpp"
-#include "rodcollide/input_error.hpp"
+#include "rodcollide/errors.hpp"
 #include "rodcollide/solver_options.hpp"
 
 #include <boost/program_options.hpp>

@@ -5,10 +5,10 @@
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/figures.hpp"
 #include "rodcollide/field_samples.hpp"
-#include "rodcollide/finite_difference.hpp"
+#include "solvers/fd/finite_difference.hpp"
 #include "rodcollide/output_file.hpp"
-#include "rodcollide/gauges.hpp"
-#include "rodcollide/report.hpp"
+#include "rodcollide/gauge_signals.hpp"
+#include "rodcollide/outcome_report.hpp"
 #include "rodcollide/solve.hpp"
 
 #include <fmt/format.h>

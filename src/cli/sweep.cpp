@@ -4,9 +4,9 @@
 #include "options.hpp"
 
 #include "rodcollide/case_file.hpp"
-#include "rodcollide/finite_difference.hpp"
+#include "solvers/fd/finite_difference.hpp"
 #include "rodcollide/output_file.hpp"
-#include "rodcollide/plot.hpp"
+#include "figures/plot.hpp"
 #include "rodcollide/solve.hpp"
 #include "rodcollide/sweep.hpp"
 #include "rodcollide/sweep_plot.hpp"

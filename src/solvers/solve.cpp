@@ -1,0 +1,93 @@
+// Method dispatch for solve(), solve_with_field() and solve_with_gauges(), the one entry points for
+// field samples and gauge signals.
+#include "rodcollide/solve.hpp"
+
+#include "solvers/exact/characteristics.hpp"
+#include "solvers/fd/finite_difference.hpp"
+
+#include <algorithm>
+
+namespace rodcollide {
+
+Outcome solve(const Chain& chain, const SolverOptions& options) {
+    validate(options);
+    switch (options.method) {
+        case Method::characteristics: {
+            SolverOptions o = options;
+            o.keep_history = false;  // only the outcome is wanted
+            return solve_characteristics(chain, o).outcome;
+        }
+        case Method::finite_difference:
+            return solve_finite_difference(chain, options).outcome;
+    }
+    throw UnsupportedMethod("unknown method");
+}
+
+namespace {
+
+/// Keeps the rows at times <= t_end (a grid run ends on a step, possibly just past t_end).
+FieldSamples until(FieldSamples f, double t_end) {
+    const auto rows = static_cast<Eigen::Index>(
+        std::upper_bound(f.t.begin(), f.t.end(), t_end * (1 + 1e-12)) - f.t.begin());
+    f.t.resize(static_cast<std::size_t>(rows));
+    f.velocity.conservativeResize(rows, Eigen::NoChange);
+    f.force.conservativeResize(rows, Eigen::NoChange);
+    return f;
+}
+
+}  // namespace
+
+SolutionWithField solve_with_field(const Chain& chain, const SolverOptions& options, std::size_t times,
+                                   std::size_t positions, std::optional<double> t_end) {
+    validate(options);
+    validate(FieldResolution{times, positions});
+    SolverOptions o = options;
+    if (t_end) o.record_until = *t_end;
+    if (options.method == Method::finite_difference) {
+        FiniteDifferenceSolution s = solve_finite_difference(chain, o, FieldResolution{times, positions});
+        return {std::move(s.outcome), t_end ? until(std::move(*s.field), *t_end) : std::move(*s.field)};
+    }
+    o.keep_history = true;
+    CharacteristicsSolution s = solve_characteristics(chain, o);
+    const double recorded = s.outcome.end_time + (s.outcome.settled ? options.record_after_settling : 0.0);
+    const double end = t_end.value_or(
+        std::min(std::max(recorded, options.record_until.value_or(0.0)), s.field.valid_until()));
+    FieldSamples field = sample_field(s.field, end, end > 0 ? times : 1, positions);
+    return {std::move(s.outcome), std::move(field)};
+}
+
+SolutionWithWaveField solve_with_wave_field(const Chain& chain, const SolverOptions& options,
+                                            const std::vector<std::size_t>& rods) {
+    validate(options);
+    if (options.method == Method::finite_difference) {
+        FiniteDifferenceSolution s = solve_finite_difference(chain, options, std::nullopt, rods);
+        return {std::move(s.outcome), s.wave_field ? std::move(*s.wave_field) : WaveField(chain)};
+    }
+    SolverOptions o = options;
+    o.keep_history = true;
+    CharacteristicsSolution s = solve_characteristics(chain, o);
+    return {std::move(s.outcome), std::move(s.field)};
+}
+
+SolutionWithGauges solve_with_gauges(const Chain& chain, const SolverOptions& options, const std::vector<Gauge>& gauges,
+                                     std::size_t samples, std::optional<double> t_end) {
+    validate(options);
+    input::require("samples", input::integer_within(samples, 2, largest_samples));
+    SolverOptions o = options;
+    double transits = 0;
+    for (const Rod& r : chain.rods()) transits += r.transit_time();
+    o.record_after_settling = 2 * transits;  // the vibration left after the last contact
+    std::vector<std::size_t> rods;
+    for (const Gauge& g : gauges) rods.push_back(g.rod);
+    SolutionWithWaveField s = solve_with_wave_field(chain, o, rods);
+    const double recorded = s.outcome.end_time + (s.outcome.settled ? o.record_after_settling : 0.0);
+    const double end = std::min(t_end.value_or(o.end_time.value_or(recorded)), s.field.valid_until());
+    return {std::move(s.outcome), sample_gauges(s.field, gauges, end, samples)};
+}
+
+std::size_t reported_force_samples(const Chain& chain, bool has_gauges, std::optional<std::size_t> samples) {
+    if (samples) return *samples;
+    return has_gauges || chain.ends().any() ? default_samples : 0;
+}
+
+}  // namespace rodcollide

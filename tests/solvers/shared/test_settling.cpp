@@ -1,0 +1,54 @@
+// The no-further-contact bound (settling.hpp): end excursions of a free-free rod against a hand
+// computation, and the release time of a contact.
+#include "solvers/shared/settling.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <limits>
+
+using namespace rodcollide;
+
+TEST_CASE("a rod without vibration has no end excursion", "[settling]") {
+    const EndExcursions e = free_rod_end_excursions({{1.0, 0.3}}, {{1.0, 0.3}}, 0.3);
+    CHECK(e.right_advance == 0.0);
+    CHECK(e.left_retreat == 0.0);
+}
+
+TEST_CASE("end excursions of a vibrating free-free rod, by hand", "[settling]") {
+    // T = 1. Alpha arriving at the right end: 1 for 0.5, then 0; beta arriving at the left end:
+    // 0 for 1. Mean velocity = (mean alpha + mean beta)/2 = 0.25.
+    const ArrivalWindow alpha = {{0.5, 1.0}, {0.5, 0.0}};
+    const ArrivalWindow beta = {{1.0, 0.0}};
+    const EndExcursions e = free_rod_end_excursions(alpha, beta, 0.25);
+    // Right end velocity over a period: 1 (0.5), 0 (0.5), 0 (1): running integral of v - 0.25
+    // peaks at 0.5 * 0.75 = 0.375 and returns to 0 at t = 2.
+    CHECK(e.right_advance == Approx(0.375));
+    // Left end: 0 (1), then the alpha history: 1 (0.5), 0 (0.5): it falls to -0.25 at t = 1.
+    CHECK(e.left_retreat == Approx(0.25));
+}
+
+TEST_CASE("release time: now, later, or never", "[settling]") {
+    const double inf = std::numeric_limits<double>::infinity();
+    CHECK(contact_release_time(2.0, 0.5, 0.1, 0.3, 1e-12, 1e-12) == 2.0);    // gap covers excursions
+    CHECK(contact_release_time(2.0, 0.1, 0.1, 0.3, 1e-12, 1e-12) == Approx(4.0));  // 0.2 short at 0.1/s
+    CHECK(contact_release_time(2.0, 0.1, 0.0, 0.3, 1e-12, 1e-12) == inf);    // cannot be proven
+    CHECK(contact_release_time(2.0, 0.5, -0.1, 0.3, 1e-12, 1e-12) == inf);   // approaching: will meet
+    CHECK(contact_release_time(2.0, 0.0, 0.0, 0.0, 1e-12, 1e-12) == 2.0);    // touching, at rest
+}
+
+TEST_CASE("settling watch: one bound per force-free epoch, void while a contact carries force", "[settling]") {
+    const double inf = std::numeric_limits<double>::infinity();
+    SettlingWatch w;
+    int bounds = 0;
+    CHECK(w.settle_time() == inf);
+    w.force_free([&] { ++bounds; return 5.0; });
+    w.force_free([&] { ++bounds; return 7.0; });  // same epoch: the free motion has not changed
+    CHECK(bounds == 1);
+    CHECK(w.settle_time() == 5.0);
+    w.force_carried();
+    CHECK(w.settle_time() == inf);
+    w.force_carried();
+    w.force_free([&] { ++bounds; return 9.0; });  // a new epoch
+    CHECK(bounds == 2);
+    CHECK(w.settle_time() == 9.0);
+}
