@@ -146,8 +146,8 @@ def stage_of(path, files, renames):
         if name in PUBLIC_STAGE:
             return PUBLIC_STAGE[name]
         targets = [renames.get(f, f) for f in files]
-        homes = [t for t in targets if t.startswith("src/") and t.endswith(".cpp") and
-                 (t.endswith("/" + name + ".cpp"))]
+        homes = [t for t in targets if t.startswith("src/") and not t.startswith("src/cli/") and
+                 t.endswith("/" + name + ".cpp")]
         if len(homes) == 1:
             return stage_of(homes[0], [], {})
         return "(no stage)"

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "rodcollide/chain.hpp"
-#include "rodcollide/gauge_signals.hpp"
+#include "rodcollide/gauge.hpp"
 #include "rodcollide/errors.hpp"
 #include "rodcollide/solver_options.hpp"
 

@@ -1,16 +1,36 @@
 // Elements and junctions: the layout both solvers run on, derived once from the Chain
 // (docs/physics.md §1). An element is a uniform piece of a rod (one wave speed c, impedance Z,
 // transit time L/c);
-// a junction joins two element ends, or ends the chain, and its kind (interface.hpp) says what
-// physics acts there. A rod is one element per segment; segments meet at welded junctions, rods at
+// a junction joins two element ends, or ends the chain, and its kind says what physics acts there
+// (the junction rules, src/solvers/shared/junction.hpp). A rod is one element per segment; segments meet at welded junctions, rods at
 // contacts, and the chain's two end junctions carry its end conditions (chain_ends.hpp).
 #pragma once
 
-#include "solvers/shared/junction.hpp"
+#include "rodcollide/chain_ends.hpp"
 
 #include <cstddef>
 
 namespace rodcollide {
+
+/// What joins two element ends, or ends the chain (Junction below names one).
+enum class JunctionKind {
+    free_end,  ///< an end of the chain, N = 0: only one side has an element
+    contact,   ///< unilateral contact between two rods: compression only; it opens, and it
+               ///< closes again when its gap reaches 0 (it has a gap and a ContactRecord)
+    welded,    ///< two segments of one rod: always closed, carries tension too
+    fixed_end, ///< an end of the chain held still: v = 0, tension and compression
+    wall,      ///< an end of the chain against a rigid, immobile wall: a unilateral contact whose
+               ///< other side never moves (it has a gap and a ContactRecord)
+    anechoic_end,  ///< an end of the chain continued to infinity by the same rod in its initial
+                   ///< state: it sends back only that state, so nothing arriving is reflected
+};
+
+/// The junction kind of a chain end of this kind.
+JunctionKind end_junction_kind(EndKind kind);
+
+/// Whether junctions of this kind open and close: they have a gap, a ContactRecord (impulse,
+/// compression intervals, events) and an entry in Outcome::contacts.
+bool has_gap(JunctionKind kind);
 
 /// A uniform piece of a rod, with the quantities the solvers derive from it. Immutable.
 struct Element {

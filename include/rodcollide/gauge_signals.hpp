@@ -1,8 +1,9 @@
-// Gauge stations (docs/physics.md §8): histories of velocity, force and strain at a point of a
-// rod, as a strain gauge on a Hopkinson bar records them. The exact field is sampled after the
-// solve (WaveField::state), so a gauge does not change the solution.
+// Gauge signals (docs/physics.md §8): histories of velocity, force and strain at a gauge station
+// (gauge.hpp), as a strain gauge on a Hopkinson bar records them. The exact field is sampled after
+// the solve (WaveField::state), so a gauge does not change the solution.
 #pragma once
 
+#include "rodcollide/gauge.hpp"
 #include "solvers/shared/wave_field.hpp"
 
 #include <cstddef>
@@ -10,16 +11,6 @@
 #include <vector>
 
 namespace rodcollide {
-
-struct Gauge {
-    std::size_t rod = 0;  ///< rod index from 0
-    double x = 0;         ///< from the rod's left end [m], in [0, L]
-    std::string name;     ///< used in outputs
-};
-
-/// Checks a gauge against its chain: rod an index of it, x finite and within the rod. Throws
-/// InvalidInput with key "rod" or "x".
-void check_gauge(const Gauge& gauge, const Chain& chain);
 
 struct GaugeSignal {
     Gauge gauge;

@@ -134,7 +134,7 @@ struct Outcome {
     /// equation and the consistency conditions to that relative slack [-]. Characteristics:
     /// rounding, or 100 x drop_tolerance if larger, or its error estimate velocity_error_bound /
     /// velocity scale if larger still; finite differences: its error estimate
-    /// velocity_error_bound / velocity scale, at least characteristics_rounding. Energies,
+    /// velocity_error_bound / velocity scale, at least rounding (conservation_rounding). Energies,
     /// quadratic in velocities, are held to accuracy x (2 + accuracy) by the outcome self-check.
     double accuracy = 0;
     /// Relative tolerance within which momentum is conserved and the energy balance closes [-]:

@@ -238,13 +238,6 @@ const toml::table::value_type* first_unknown_key(const toml::table& t,
     return first;
 }
 
-std::string shown_key(const std::string& key) {
-    // Cut before formatting: formatting (quoting, escapes) costs more than linear time on huge keys.
-    std::string name = toml::format_key(key.substr(0, longest_shown_key + 1));
-    if (name.size() > longest_shown_key) name = name.substr(0, longest_shown_key - 3) + "...";
-    return name;
-}
-
 std::string unknown_key(std::string_view suggestion, std::span<const std::string_view> known) {
     if (!suggestion.empty()) return fmt::format("unknown key; did you mean \"{}\"?", suggestion);
     return fmt::format("unknown key; expected one of: {}", fmt::join(known, ", "));

@@ -30,9 +30,6 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-/// Longer keys are cut short in messages (and get no suggestion): they are no typo of ours.
-inline constexpr std::size_t longest_shown_key = 60;
-
 /// The whole file as text: a regular file or a pipe (opened without blocking: a FIFO with no writer
 /// fails at once), at most 1 MiB. `kind` names what the file
 /// should be in messages ("a case file"). Throws FileError.
@@ -69,9 +66,6 @@ std::string_view similar_key(std::string_view key, std::span<const std::string_v
 /// The first unknown key of `t` in file order (null if none), for "unknown key" messages.
 const toml::table::value_type* first_unknown_key(const toml::table& t,
                                                  std::span<const std::string_view> known);
-
-/// A key as it may be shown in a message (cut to longest_shown_key).
-std::string shown_key(const std::string& key);
 
 /// "unknown key; did you mean "length"?" or, without a suggestion, "unknown key; expected one
 /// of: a, b".

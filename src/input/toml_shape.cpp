@@ -2,9 +2,8 @@
 // nesting (strings and comments, which may hold brackets; brackets; keys and table headers).
 #include "input/toml_shape.hpp"
 
-#include "input/toml_input.hpp"
-
 #include <fmt/format.h>
+#include <toml.hpp>
 
 #include <algorithm>
 #include <vector>
@@ -219,6 +218,13 @@ std::size_t first_invalid_utf8(std::string_view text) {
 }
 
 }  // namespace
+
+std::string shown_key(const std::string& key) {
+    // Cut before formatting: formatting (quoting, escapes) costs more than linear time on huge keys.
+    std::string name = toml::format_key(key.substr(0, longest_shown_key + 1));
+    if (name.size() > longest_shown_key) name = name.substr(0, longest_shown_key - 3) + "...";
+    return name;
+}
 
 Shape scan_shape(std::string_view text) {
     if (const std::size_t bad = first_invalid_utf8(text); bad != std::string_view::npos) {

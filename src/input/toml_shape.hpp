@@ -25,6 +25,12 @@ inline constexpr std::size_t max_key_parts = 32;
 /// thousands of numbers on one line fit, and a multi-line array costs only its length.
 inline constexpr double max_line_work = 1e9;
 
+/// Longer keys are cut short in messages (and get no suggestion): they are no typo of ours.
+inline constexpr std::size_t longest_shown_key = 60;
+
+/// A key as it may be shown in a message (cut to longest_shown_key).
+std::string shown_key(const std::string& key);
+
 /// A shape refused by the scan, at a line, under the key being written.
 struct ShapeError : std::runtime_error {
     ShapeError(std::size_t line_, std::string key_, const std::string& message)

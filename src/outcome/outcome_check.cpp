@@ -1,8 +1,6 @@
 // The outcome self-check (outcome_check.hpp; docs/physics.md §2).
 #include "outcome/outcome_check.hpp"
 
-#include "solvers/fd/finite_difference.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Gauge signals from the exact field (gauges.hpp; docs/physics.md §8).
+// Gauge signals from the exact field (gauge_signals.hpp; docs/physics.md §8).
 #include "rodcollide/gauge_signals.hpp"
 
 #include "rodcollide/errors.hpp"
@@ -6,11 +6,6 @@
 #include <fmt/format.h>
 
 namespace rodcollide {
-
-void check_gauge(const Gauge& gauge, const Chain& chain) {
-    input::require("rod", input::integer_within(gauge.rod, 0, chain.size() - 1));
-    input::require("x", input::within(gauge.x, {0, chain[gauge.rod].length}));
-}
 
 std::vector<GaugeSignal> sample_gauges(const WaveField& field, const std::vector<Gauge>& gauges, double t_end,
                                        std::size_t samples) {

@@ -44,14 +44,15 @@ public:
 /// not (a warning and stats.velocity_error_target_met = false). docs/finite_difference.md.
 inline constexpr double finite_difference_accuracy = 1e-3;
 
+/// Relative accuracy of a run that is exact to rounding (Courant 1, every event on a grid time),
+/// and the floor of every error estimate [-]: the grid's own rounding, which conserves momentum
+/// and energy to the same conservation_rounding as the exact solver.
+inline constexpr double finite_difference_rounding = conservation_rounding;
+
 /// The grid's unit: the shortest transit time of an element (a rod, or a segment of one) [s].
 /// "cells" below count cells in that element.
 double shortest_element_transit_time(const Chain& chain);
 
-/// Cells in the element with the shortest transit time when SolverOptions::cells is 0. Chosen from
-/// measurements (docs/finite_difference.md): final velocities within 7.6e-4 of the velocity scale
-/// on cases/ and on 40 random incommensurate chains with gaps (2 to 5 rods), median 23 ms.
-inline constexpr std::size_t default_cells = 1000;
 /// Largest grid, all rods together: each cell holds about 32 bytes (v, N and the end histories).
 inline constexpr std::size_t largest_total_cells = 50'000'000;
 /// Largest work, cells x steps. Steps grow with the resolution too, so work grows as cells^2.

@@ -6,7 +6,7 @@
 // error of the fine run is estimated as Roache's grid convergence index for two grids (Roache
 // 1994: the two-grid safety factor 3) at the lowest observed order, p = 1:
 //   E(N) = 3 max_i |u_i(N) - u_i(N')| / (r - 1),  r = N / N' (about sqrt(2)),
-// and never below rounding (characteristics_rounding x V). A run at Courant 1 in every rod with
+// and never below rounding (finite_difference_rounding x V). A run at Courant 1 in every rod with
 // every gap closing on a grid time is exact, and needs no second run. The ratio is not 2 on purpose: the
 // error depends on where each off-grid event falls in its step, and a grid and its double share
 // those phases (measured: N and N/2 often agree to 1e-14 while both are 1e-4 off), whereas N and
@@ -14,11 +14,9 @@
 // is refined by sqrt(2) and the previous fine run becomes the coarse one, so each level costs one
 // new run (2x the last: cells and steps both grow by sqrt(2)), until the next would pass the work
 // limit.
-#include "solvers/exact/characteristics.hpp"
 #include "outcome/error_estimate.hpp"
 #include "solvers/fd/finite_difference.hpp"
 #include "outcome/outcome_check.hpp"
-#include "rodcollide/solve.hpp"
 
 #include <fmt/format.h>
 
@@ -50,7 +48,7 @@ double energy_defect_error(const Outcome& o, double scale) {
 double richardson_estimate(const FiniteDifferenceSolution& fine, const FiniteDifferenceSolution& coarse, double scale) {
     const double r = static_cast<double>(fine.grid.shortest_rod_cells) / static_cast<double>(coarse.grid.shortest_rod_cells);
     return two_run_estimate(fine.outcome, coarse.outcome, {.ratio = r, .order = 1, .safety = 3},
-                            characteristics_rounding * scale);
+                            finite_difference_rounding * scale);
 }
 
 /// Fewest cells (shortest element) of the coarser grid of an estimate. Below it two grids can
@@ -101,7 +99,7 @@ FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const Solve
     if (fine.exact()) {
         // Courant 1 in every element and every event on a grid time: the run is the method of
         // characteristics on its lattice, exact to rounding (docs/finite_difference.md).
-        estimate = characteristics_rounding * scale;
+        estimate = finite_difference_rounding * scale;
     } else if (const std::optional<GridLayout> coarse_grid = coarser_grid(chain, first);
                coarse_grid && coarse_grid->shortest_rod_cells >= smallest_estimate_cells) {
         try {
@@ -140,7 +138,7 @@ FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const Solve
     estimate = std::max(estimate, energy_defect_error(o, scale));
     o.velocity_error_bound = estimate;
     o.velocity_error_kind = Outcome::ErrorKind::estimate;
-    o.accuracy = scale > 0 ? estimate / scale : characteristics_rounding;
+    o.accuracy = scale > 0 ? estimate / scale : finite_difference_rounding;
     o.stats.estimate_cells = coarse_cells;
     o.stats.estimate_events = coarse_steps;
     o.stats.velocity_error_target = target;

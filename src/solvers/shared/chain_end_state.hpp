@@ -8,7 +8,6 @@
 #include "solvers/shared/contact_record.hpp"
 #include "solvers/shared/end_flux.hpp"
 #include "solvers/shared/junction.hpp"
-#include "solvers/shared/outcome_builder.hpp"
 #include "solvers/shared/settling.hpp"
 
 #include <array>

@@ -37,4 +37,11 @@ private:
     double impulse_ = 0, work_ = 0;
 };
 
+/// What passed through one end of the chain (EndFlux), as a solver reports it.
+struct EndReport {
+    double impulse = 0;          ///< [N s]
+    double work = 0;             ///< [J]
+    double load_step_error = 0;  ///< LoadSteps::max_error of the load acting there, if any
+};
+
 }  // namespace rodcollide

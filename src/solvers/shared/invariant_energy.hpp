@@ -5,7 +5,7 @@
 // (the vibration about a rigid motion at m) it holds (Z/4) int ((alpha - m)^2 + (beta - m)^2) dt.
 #pragma once
 
-#include "solvers/shared/settling.hpp"
+#include "solvers/shared/arrival_window.hpp"
 
 namespace rodcollide {
 

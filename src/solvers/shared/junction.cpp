@@ -26,16 +26,6 @@ JunctionResponse closed_junction(double z_left, double alpha_in, double z_right,
     return r;
 }
 
-JunctionKind end_junction_kind(EndKind kind) {
-    switch (kind) {
-        case EndKind::free: return JunctionKind::free_end;
-        case EndKind::fixed: return JunctionKind::fixed_end;
-        case EndKind::wall: return JunctionKind::wall;
-        case EndKind::anechoic: return JunctionKind::anechoic_end;
-    }
-    return JunctionKind::free_end;
-}
-
 JunctionResponse fixed_end_response(double z_left, double alpha_in, double z_right, double beta_in) {
     JunctionResponse r;
     if (z_left > 0) {  // the chain's right end: beta = -alpha, N = Z (beta - alpha)/2 = -Z alpha
@@ -77,8 +67,6 @@ JunctionResponse loaded_end_response(LoadQuantity quantity, double value, double
     }
     return r;
 }
-
-bool has_gap(JunctionKind kind) { return kind == JunctionKind::contact || kind == JunctionKind::wall; }
 
 JunctionResponse junction_response(JunctionKind kind, bool touching, const JunctionArrivals& in, double tolerance) {
     switch (kind) {

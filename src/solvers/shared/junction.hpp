@@ -8,6 +8,7 @@
 #pragma once
 
 #include "rodcollide/chain_ends.hpp"
+#include "rodcollide/elements.hpp"
 
 namespace rodcollide {
 
@@ -69,26 +70,11 @@ inline bool stays_in_contact(double alpha_in, double beta_in, double tolerance) 
 // ---- Junction kinds: the one dispatch both solvers call ------------------------------------------
 //
 // A solver only transports invariants along elements; what happens where they meet is decided here.
-// A new kind is one enumerator plus one case in each function below (interface.cpp): a fixed end
+// A new kind is one enumerator of JunctionKind (elements.hpp) plus one case in each function below
+// (junction.cpp): a fixed end
 // (v = 0) or an anechoic end is a response without a gap; a rigid wall at a gap is a kind with a
 // gap whose closed response reflects with v = 0 (and whose ContactRecord holds the gap); a welded
 // joint answers closed_junction() whatever the sign of N. The solvers need no edit for such kinds.
-
-/// What joins two element ends, or ends the chain (Junction in elements.hpp names one).
-enum class JunctionKind {
-    free_end,  ///< an end of the chain, N = 0: only one side has an element
-    contact,   ///< unilateral contact between two rods: compression only; it opens, and it
-               ///< closes again when its gap reaches 0 (it has a gap and a ContactRecord)
-    welded,    ///< two segments of one rod: always closed, carries tension too
-    fixed_end, ///< an end of the chain held still: v = 0, tension and compression
-    wall,      ///< an end of the chain against a rigid, immobile wall: a unilateral contact whose
-               ///< other side never moves (it has a gap and a ContactRecord)
-    anechoic_end,  ///< an end of the chain continued to infinity by the same rod in its initial
-                   ///< state: it sends back only that state, so nothing arriving is reflected
-};
-
-/// The junction kind of a chain end of this kind.
-JunctionKind end_junction_kind(EndKind kind);
 
 /// Held end (v = 0): the arriving invariant comes back with its sign changed. Reads the side
 /// that has an element (z_left > 0: the chain's right end; else its left end).
@@ -104,10 +90,6 @@ JunctionResponse anechoic_end_response(double z_left, double alpha_in, double z_
 /// v = (alpha + beta)/2 on the side that has an element.
 JunctionResponse loaded_end_response(LoadQuantity quantity, double value, double z_left, double alpha_in,
                                      double z_right, double beta_in);
-
-/// Whether junctions of this kind open and close: they have a gap, a ContactRecord (impulse,
-/// compression intervals, events) and an entry in Outcome::contacts.
-bool has_gap(JunctionKind kind);
 
 /// What arrives at a junction: alpha at the right end of the element on its left, beta at the
 /// left end of the element on its right, and the impedances on both sides (0 and 0 where the chain

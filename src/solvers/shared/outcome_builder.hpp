@@ -6,6 +6,7 @@
 
 #include "rodcollide/chain.hpp"
 #include "solvers/shared/contact_record.hpp"
+#include "solvers/shared/end_flux.hpp"
 #include "rodcollide/outcome.hpp"
 
 #include <optional>
@@ -18,13 +19,6 @@ namespace rodcollide {
 struct RodState {
     double momentum = 0;          ///< [N s]
     double vibration_energy = 0;  ///< kinetic + strain energy about the rod's mean motion [J]
-};
-
-/// What passed through one end of the chain (EndFlux), as a solver reports it.
-struct EndReport {
-    double impulse = 0;          ///< [N s]
-    double work = 0;             ///< [J]
-    double load_step_error = 0;  ///< LoadSteps::max_error of the load acting there, if any
 };
 
 /// Everything besides the contact records that a solver hands build_outcome().

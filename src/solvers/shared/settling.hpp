@@ -10,6 +10,7 @@
 #pragma once
 
 #include "rodcollide/chain.hpp"
+#include "solvers/shared/arrival_window.hpp"
 #include "solvers/shared/time_shift.hpp"
 
 #include <limits>
@@ -17,16 +18,6 @@
 #include <vector>
 
 namespace rodcollide {
-
-/// One piece of a piecewise-constant arrival history.
-struct ArrivalPiece {
-    double duration = 0;  ///< [s]
-    double value = 0;     ///< invariant value [m/s]
-};
-
-/// The invariants that will arrive at one end during the next transit time, in order; the
-/// durations sum to T.
-using ArrivalWindow = std::vector<ArrivalPiece>;
 
 /// Largest excursions of a free-free rod's ends about its rigid motion, for all future time [m].
 struct EndExcursions {

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "rodcollide/chain.hpp"
-#include "solvers/shared/settling.hpp"
+#include "solvers/shared/arrival_window.hpp"
 #include "solvers/shared/time_shift.hpp"
 
 #include <cstddef>
