@@ -42,7 +42,7 @@ void BM_Characteristics_TenRodMixed(benchmark::State& state) {
     std::size_t events = 0;
     for (auto _ : state) {
         const Outcome o = solve(chain, {});
-        // With the second run of an error estimate (merged or dropped fronts, characteristics_error.cpp)
+        // With the second run of an error estimate (merged or dropped fronts, solve_characteristics.cpp)
         // its groups count too: the cost per group processed, not per group of the answer.
         events = o.stats.events + o.stats.estimate_events;
         benchmark::DoNotOptimize(o);

@@ -1,6 +1,6 @@
 // What bounds a chain besides its rods (docs/physics.md §8): the condition at each of its two
 // ends (free, fixed, a rigid wall at a gap, anechoic) and prescribed load histories at free ends.
-// Validated with the Chain that owns them (chain.hpp); the physics is interface.hpp's.
+// Validated with the Chain that owns them (chain.hpp); the physics is junction.hpp's.
 #pragma once
 
 #include <cstddef>

@@ -47,8 +47,9 @@ void validate(const CompareOptions& options);
 /// Longest chain compare accepts: the rigid laws use dense n x n matrices (as `rodcollide laws`).
 inline constexpr std::size_t max_compare_rods = 1000;
 
-/// Throws InvalidInput (key "rods") for a chain longer than max_compare_rods.
-void validate(const Chain& chain);
+/// Checks that compare can take the chain: its ends free and unloaded (the rigid laws know no
+/// ends), at most max_compare_rods rods. Throws InvalidInput naming the key ("rods" for the length).
+void check_compare_chain(const Chain& chain);
 
 /// Longest chain whose wave map properties are sampled (each sample is one solve).
 inline constexpr std::size_t max_property_rods = 4;

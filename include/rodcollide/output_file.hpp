@@ -18,7 +18,7 @@ public:
     using std::invalid_argument::invalid_argument;
 };
 
-/// display_path() (input_error.hpp) of a path.
+/// display_path() (errors.hpp) of a path.
 inline std::string display_path(const std::filesystem::path& path) { return display_path(path.native()); }
 
 /// Checks that `path` may be written, before any work and again just before the file is moved

@@ -84,7 +84,7 @@ struct SolverOptions {
     /// Characteristics: a run that approximated nothing but in which some contact closed more
     /// than once is repeated on rods whose lengths differ by eight units in the last place; if the
     /// final velocities differ beyond the rounding the solver states, three times the difference
-    /// is reported as the error estimate, with a warning (characteristics_error.cpp,
+    /// is reported as the error estimate, with a warning (solve_characteristics.cpp,
     /// docs/physics.md §5.4). Doubles the work of such runs; false skips it.
     bool rounding_check = true;
     /// Called now and then on long runs with the current time [s] and the work done so far
@@ -114,7 +114,7 @@ inline constexpr std::size_t largest_cells = 100'000'000;
 /// (Outcome::accuracy): beyond 0.01 that bound says nothing.
 inline constexpr double largest_drop_tolerance = 0.01;
 /// Largest time_resolution: a quarter of the shortest transit time, so that the coarser run of the
-/// error estimate (2x, characteristics_error.cpp) still resolves every rod.
+/// error estimate (2x, solve_characteristics.cpp) still resolves every rod.
 inline constexpr double largest_time_resolution = 0.25;
 
 /// Checks every limit on the options: a known method; end_time and record_until finite and > 0;

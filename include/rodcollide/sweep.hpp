@@ -67,8 +67,9 @@ inline constexpr unsigned largest_sweep_threads = 1024;
 /// "restitution", "linear_tolerance") if the options do not fit.
 void validate(const SweepOptions& options);
 
-/// Same, after checking the chain, which must have exactly three rods (key "rods").
-void validate(const Chain& chain, const SweepOptions& options);
+/// Checks that the chain can be swept: its ends free and unloaded, exactly three rods (gamma- lives
+/// in a plane). Throws InvalidInput naming the key ("rods" for the count).
+void check_sweep_chain(const Chain& chain);
 
 /// The cone of Winandy & Leine 2015 Fig. 4a as an angular range [begin, end] [deg], begin in
 /// [0, 360), end > begin: the cone spanned by the columns of Q_i^-1 (eq. 23, property P3).

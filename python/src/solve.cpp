@@ -1,5 +1,5 @@
 // Solving from Python (docs/python.md): run() -> Outcome, whose to_dict() is the `run --json`
-// document (report.hpp's outcome_json and gauges_json; solve.hpp's solve_with_gauges and
+// document (outcome_report.hpp's outcome_json and gauges_json; solve.hpp's solve_with_gauges and
 // reported_force_samples, as the CLI calls them), and field(): the exact wave field (characteristics solver,
 // WaveField::state_at) at any points (x, t), x along the rods laid end to end.
 #include "bindings.hpp"

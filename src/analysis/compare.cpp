@@ -42,7 +42,7 @@ void validate(const CompareOptions& options) {
     if (options.restitution) input::require("restitution", input::within(*options.restitution, {0, 1}));
 }
 
-void validate(const Chain& chain) {
+void check_compare_chain(const Chain& chain) {
     require_free_ends(chain.ends(), "compare");
     if (chain.size() > max_compare_rods)
         throw InvalidInput("rods", fmt::format("compare takes at most {} rods (the rigid laws use dense matrices); "
@@ -124,7 +124,7 @@ std::optional<Eigen::VectorXd> implied_restitution_column(const ImpactMatrices& 
 Comparison compare(const std::string& title, const Chain& chain, const SolverOptions& solver,
                    const CompareOptions& options) {
     validate(options);
-    validate(chain);
+    check_compare_chain(chain);
     Comparison c;
     c.title = title;
     c.wave = solve(chain, solver);

@@ -203,13 +203,12 @@ void validate(const SweepOptions& o) {
     validate(laws);
 }
 
-void validate(const Chain& chain, const SweepOptions& o) {
+void check_sweep_chain(const Chain& chain) {
     require_free_ends(chain.ends(), "sweep");
     if (chain.size() != 3)
         throw InvalidInput("rods", fmt::format("a sweep needs exactly 3 rods (gamma- lives in the (gamma1, gamma2) "
                                                "plane); the case has {}",
                                                chain.size()));
-    validate(o);
 }
 
 std::pair<double, double> seed_cone_range(laws::Cone c) {
@@ -239,7 +238,8 @@ Eigen::Vector2d sweep_direction(std::size_t i, std::size_t directions) {
 // ---- The sweep --------------------------------------------------------------------------------------
 
 SweepResult sweep(const std::string& title, const Chain& chain, const SweepOptions& options) {
-    validate(chain, options);
+    check_sweep_chain(chain);
+    validate(options);
     SweepResult r;
     r.title = title;
     for (std::size_t i = 0; i < 3; ++i) {

@@ -1,4 +1,4 @@
-// InvalidInput, InputError and the one wording of each kind of mistake (see input_error.hpp).
+// InvalidInput, InputError and the one wording of each kind of mistake (see errors.hpp).
 #include "rodcollide/errors.hpp"
 
 #include <algorithm>

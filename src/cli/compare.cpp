@@ -79,7 +79,7 @@ int run_compare(const std::vector<std::string>& args) {
     if (!loaded) return exit_bad_input;
     Case& c = *loaded;
     try {
-        validate(c.chain);
+        check_compare_chain(c.chain);
     } catch (const InvalidInput& e) {
         return usage_error("compare", flag_error(e, visible));
     }

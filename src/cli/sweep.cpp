@@ -126,7 +126,8 @@ int run_sweep(const std::vector<std::string>& args) {
     Case& c = *loaded;
     options.solver = c.solver;
     try {
-        validate(c.chain, options);
+        check_sweep_chain(c.chain);
+        validate(options);
     } catch (const InvalidInput& e) {
         return usage_error("sweep", flag_error(e, visible));
     }

@@ -2,7 +2,7 @@
 // toml11's multi-line syntax errors summarised to one line, and a Reader with one read per kind
 // of value (number, finite number, bounded number, integer, count, string, table, array, array of
 // tables) and unknown-key rejection with suggestions, each failing with one InputError line
-// "FILE:LINE: KEY: message" in the wording of input_error.hpp. Internal to the library.
+// "FILE:LINE: KEY: message" in the wording of errors.hpp. Internal to the library.
 #pragma once
 
 #include "rodcollide/errors.hpp"

@@ -150,22 +150,21 @@ TEST_CASE("sweep: progress is reported up to the total", "[sweep]") {
 }
 
 TEST_CASE("sweep: options are validated with the option's name", "[sweep][errors]") {
-    const Chain three = identical_rods({0, 0, 0});
-    CHECK_THROWS_WITH(validate(identical_rods({0, 0}), with_directions(10)), Catch::StartsWith("rods: a sweep needs exactly 3 rods"));
-    CHECK_THROWS_WITH(validate(identical_rods({0, 0, 0, 0}), with_directions(10)), Catch::Contains("the case has 4"));
-    CHECK_THROWS_WITH(validate(three, with_directions(0)), Catch::StartsWith("directions:"));
-    CHECK_THROWS_WITH(validate(three, with_directions(max_sweep_directions + 1)), Catch::Contains("directions: must be in [1, 1000000], got 1000001"));
+    CHECK_THROWS_WITH(check_sweep_chain(identical_rods({0, 0})), Catch::StartsWith("rods: a sweep needs exactly 3 rods"));
+    CHECK_THROWS_WITH(check_sweep_chain(identical_rods({0, 0, 0, 0})), Catch::Contains("the case has 4"));
+    CHECK_THROWS_WITH(validate(with_directions(0)), Catch::StartsWith("directions:"));
+    CHECK_THROWS_WITH(validate(with_directions(max_sweep_directions + 1)), Catch::Contains("directions: must be in [1, 1000000], got 1000001"));
     SweepOptions o = with_directions(10);
     o.shard = {3, 2};
-    CHECK_THROWS_WITH(validate(three, o), Catch::StartsWith("shard:"));
+    CHECK_THROWS_WITH(validate(o), Catch::StartsWith("shard:"));
     o.shard = {1, 11};
-    CHECK_THROWS_WITH(validate(three, o), Catch::StartsWith("shard:"));
+    CHECK_THROWS_WITH(validate(o), Catch::StartsWith("shard:"));
     o = with_directions(10);
     o.laws = {"sequential", "bogus"};
-    CHECK_THROWS_WITH(validate(three, o), Catch::StartsWith("laws:"));
+    CHECK_THROWS_WITH(validate(o), Catch::StartsWith("laws:"));
     o = with_directions(10);
     o.linear_tolerance = 0;
-    CHECK_THROWS_WITH(validate(three, o), Catch::StartsWith("linear_tolerance: must be in (0, 1)"));
+    CHECK_THROWS_WITH(validate(o), Catch::StartsWith("linear_tolerance: must be in (0, 1)"));
 }
 
 TEST_CASE("empirical cone map: maps that are not cone-wise linear are not reported as linear", "[sweep][cone_map]") {
@@ -211,7 +210,8 @@ TEST_CASE("empirical cone map: maps that are not cone-wise linear are not report
 TEST_CASE("sweep: the offending option is data, for the CLI's flags and validation files", "[sweep][errors]") {
     auto key_of = [](const Chain& chain, const SweepOptions& o) -> std::string {
         try {
-            validate(chain, o);
+            check_sweep_chain(chain);
+            validate(o);
         } catch (const InvalidInput& e) {
             return e.key();
         }

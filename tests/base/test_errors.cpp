@@ -1,4 +1,4 @@
-// The input layer's vocabulary (input_error.hpp): each kind of mistake has one wording, checks
+// The input layer's vocabulary (errors.hpp): each kind of mistake has one wording, checks
 // accept what they should and refuse the rest, and the errors carry their parts as data.
 #include "rodcollide/errors.hpp"
 

@@ -1,6 +1,6 @@
-// The typed TOML reader shared by case files and validation files (src/toml_input.hpp): each
+// The typed TOML reader shared by case files and validation files (src/input/toml_input.hpp): each
 // kind of read refuses each kind of mistake with the file, the value's line, the key and the one
-// wording of input_error.hpp.
+// wording of errors.hpp.
 #include "input/toml_input.hpp"
 
 #include <catch2/catch.hpp>

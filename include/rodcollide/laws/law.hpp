@@ -40,7 +40,7 @@ inline constexpr Eigen::Index max_law_balls = 1000;
 /// key "masses" or "velocities".
 void validate_balls(const Eigen::VectorXd& masses, const Eigen::VectorXd& velocities);
 
-/// Checks the parameters for a chain of `balls` bodies. Throws InvalidInput (input_error.hpp)
+/// Checks the parameters for a chain of `balls` bodies. Throws InvalidInput (errors.hpp)
 /// naming the parameter as its key(): "law", "restitution", "restitution_matrix", "max_impacts".
 void validate_law_parameters(const LawParameters& p, Eigen::Index balls);
 

@@ -46,7 +46,7 @@ CharacteristicsSolution track_fronts(const Chain& chain, const SolverOptions& op
 
 /// Solves the collision (track_fronts), exactly unless fronts were merged below
 /// options.time_resolution or dropped below options.drop_tolerance; then the error of the final
-/// velocities is estimated from a second run at a coarser resolution (characteristics_error.cpp,
+/// velocities is estimated from a second run at a coarser resolution (solve_characteristics.cpp,
 /// docs/physics.md §5.1) and reported as Outcome::velocity_error_bound (kind "estimate") and,
 /// over the velocity scale, in Outcome::accuracy. Throws SolverLimitExceeded when the first run
 /// reaches a cap; a second run that does so leaves the estimate at +infinity, with a warning.

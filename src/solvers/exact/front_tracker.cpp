@@ -4,7 +4,7 @@
 // wave_field.hpp): a junction reads the invariant that arrives at it, and every value it emits is
 // appended to the neighbouring element's history one transit time later. Events are arrivals (a
 // history jumps) and gap closures; they are processed in groups of simultaneous times. Each
-// junction's response comes from interface.hpp, a contact's history goes to its ContactRecord,
+// junction's response comes from junction.hpp, a contact's history goes to its ContactRecord,
 // and the Outcome comes from outcome_builder.hpp: what is left here is transport.
 #include "solvers/exact/characteristics.hpp"
 
@@ -48,7 +48,7 @@ struct Sleep {
 };
 
 /// Transport state of one junction: where it reads its arrivals and what it last emitted (its next
-/// event time is in the EventQueue). Its physics is the model's (Junction, interface.hpp), its contact
+/// event time is in the EventQueue). Its physics is the model's (Junction, junction.hpp), its contact
 /// history the ContactRecord's.
 struct JunctionState {
     std::size_t cursor_alpha = 0;  // current piece of the left element's alpha history
@@ -864,7 +864,7 @@ private:
         report.balance_accuracy = std::max(conservation_rounding, rounding_growth);
         // Free-flight skipping is exact; a dropped or merged front moves later contact events by
         // amounts no bound is derived for: +infinity here, estimated by solve_characteristics()
-        // from a second run (characteristics_error.cpp, docs/physics.md §5.1).
+        // from a second run (solve_characteristics.cpp, docs/physics.md §5.1).
         report.velocity_error_bound = dropped_fronts_ == 0 && merged_fronts_ == 0 ? 0.0 : inf;
         report.stats.events = groups_;
         report.stats.fronts = fronts_;

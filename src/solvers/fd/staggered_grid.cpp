@@ -1,7 +1,7 @@
 // One step of the staggered velocity-force scheme (finite_difference.hpp; docs/finite_difference.md
 // derives the end treatment). Each element (elements.hpp) is a grid of its own; junction j sits at
 // the left end of element j and the right end of element j-1, as in the exact solver. Its response
-// comes from interface.hpp (every junction kind: contacts, welded joints, fixed, wall and anechoic
+// comes from junction.hpp (every junction kind: contacts, welded joints, fixed, wall and anechoic
 // ends), a load's from chain_end_state.hpp, a contact's or wall's history goes to its
 // ContactRecord and what passes through the chain's ends to its EndFlux: the exact solver's code.
 //
@@ -159,7 +159,7 @@ StaggeredGrid::Prepared StaggeredGrid::contact_response(JunctionKind kind, const
     const double dt = layout_.time_step;
     Prepared p;
     if (contact.touching()) {
-        // Touching: the unilateral rule of the exact solver (characteristics.cpp), with the same
+        // Touching: the unilateral rule of the exact solver (front_tracker.cpp), with the same
         // rounding band on the compression side as on the opening side.
         p.response = junction_response(kind, true, in, tolerances_.velocity);
         p.in_contact = stays_touching(kind, in, tolerances_.velocity);

@@ -35,8 +35,7 @@ std::optional<JunctionResponse> ChainEndState::loaded_response(std::size_t j, co
         e->stepped = true;
     }
     if (e->next_step == 0 || e->next_step == e->steps.time.size()) return std::nullopt;  // before or after
-    return loaded_end_response(e->load->quantity, e->steps.value[e->next_step - 1], in.z_left, in.alpha_in,
-                               in.z_right, in.beta_in);
+    return loaded_end_response(e->load->quantity, e->steps.value[e->next_step - 1], chain_end_arrival(in));
 }
 
 std::optional<ChainEndState::LoadedStep> ChainEndState::loaded_response_over(std::size_t j, const JunctionArrivals& in,
@@ -69,8 +68,7 @@ std::optional<ChainEndState::LoadedStep> ChainEndState::loaded_response_over(std
     step.stepped = share > 0 || by_end != e->next_step;
     e->next_step = by_end;
     if (share > 0)
-        step.response = loaded_end_response(e->load->quantity, weighted / share, in.z_left, in.alpha_in, in.z_right,
-                                            in.beta_in);
+        step.response = loaded_end_response(e->load->quantity, weighted / share, chain_end_arrival(in));
     return step;
 }
 

@@ -1,6 +1,6 @@
 // Both solvers' state at the chain's two end junctions (docs/physics.md §8): where each load is in
 // its steps (LoadSteps), and what has passed through each end (EndFlux). The physics of each end is
-// interface.hpp's; this is bookkeeping around it. The exact solver asks for a load at its event
+// junction.hpp's; this is bookkeeping around it. The exact solver asks for a load at its event
 // times (loaded_response), a stepping solver for its share of each time step (loaded_response_over).
 #pragma once
 

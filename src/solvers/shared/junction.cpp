@@ -26,44 +26,43 @@ JunctionResponse closed_junction(double z_left, double alpha_in, double z_right,
     return r;
 }
 
-JunctionResponse fixed_end_response(double z_left, double alpha_in, double z_right, double beta_in) {
+JunctionResponse fixed_end_response(const ChainEndArrival& end) {
     JunctionResponse r;
-    if (z_left > 0) {  // the chain's right end: beta = -alpha, N = Z (beta - alpha)/2 = -Z alpha
-        r.beta_to_left = -alpha_in;
-        r.force = -z_left * alpha_in;
-    } else {  // its left end: alpha = -beta, N = Z beta
-        r.alpha_to_right = -beta_in;
-        r.force = z_right * beta_in;
+    if (end.side == ChainSide::right) {  // beta = -alpha, N = Z (beta - alpha)/2 = -Z alpha
+        r.beta_to_left = -end.incoming;
+        r.force = -end.z * end.incoming;
+    } else {  // alpha = -beta, N = Z beta
+        r.alpha_to_right = -end.incoming;
+        r.force = end.z * end.incoming;
     }
     return r;
 }
 
-JunctionResponse anechoic_end_response(double z_left, double alpha_in, double z_right, double beta_in,
-                                       double outside) {
+JunctionResponse anechoic_end_response(const ChainEndArrival& end, double outside) {
     JunctionResponse r;
-    if (z_left > 0) {
+    if (end.side == ChainSide::right) {
         r.beta_to_left = outside;
-        r.velocity_left = velocity_of(alpha_in, outside);
-        r.force = force_of(z_left, alpha_in, outside);
+        r.velocity_left = velocity_of(end.incoming, outside);
+        r.force = force_of(end.z, end.incoming, outside);
     } else {
         r.alpha_to_right = outside;
-        r.velocity_right = velocity_of(outside, beta_in);
-        r.force = force_of(z_right, outside, beta_in);
+        r.velocity_right = velocity_of(outside, end.incoming);
+        r.force = force_of(end.z, outside, end.incoming);
     }
     return r;
 }
 
-JunctionResponse loaded_end_response(LoadQuantity quantity, double value, double z_left, double alpha_in,
-                                     double z_right, double beta_in) {
+JunctionResponse loaded_end_response(LoadQuantity quantity, double value, const ChainEndArrival& end) {
+    const double z = end.z, incoming = end.incoming;
     JunctionResponse r;
-    if (z_left > 0) {  // right end: the element on the left reads alpha_in and receives beta
-        r.beta_to_left = quantity == LoadQuantity::force ? alpha_in + 2 * value / z_left : 2 * value - alpha_in;
-        r.velocity_left = velocity_of(alpha_in, r.beta_to_left);
-        r.force = force_of(z_left, alpha_in, r.beta_to_left);
-    } else {  // left end: the element on the right reads beta_in and receives alpha
-        r.alpha_to_right = quantity == LoadQuantity::force ? beta_in - 2 * value / z_right : 2 * value - beta_in;
-        r.velocity_right = velocity_of(r.alpha_to_right, beta_in);
-        r.force = force_of(z_right, r.alpha_to_right, beta_in);
+    if (end.side == ChainSide::right) {  // the element on the left reads alpha and receives beta
+        r.beta_to_left = quantity == LoadQuantity::force ? incoming + 2 * value / z : 2 * value - incoming;
+        r.velocity_left = velocity_of(incoming, r.beta_to_left);
+        r.force = force_of(z, incoming, r.beta_to_left);
+    } else {  // the element on the right reads beta and receives alpha
+        r.alpha_to_right = quantity == LoadQuantity::force ? incoming - 2 * value / z : 2 * value - incoming;
+        r.velocity_right = velocity_of(r.alpha_to_right, incoming);
+        r.force = force_of(z, r.alpha_to_right, incoming);
     }
     return r;
 }
@@ -79,15 +78,15 @@ JunctionResponse junction_response(JunctionKind kind, bool touching, const Junct
         case JunctionKind::welded:
             return closed_junction(in.z_left, in.alpha_in, in.z_right, in.beta_in);
         case JunctionKind::fixed_end:
-            return fixed_end_response(in.z_left, in.alpha_in, in.z_right, in.beta_in);
+            return fixed_end_response(chain_end_arrival(in));
         case JunctionKind::wall:
             // The wall is the missing side, immobile (its arrival is 0): in compression exactly
             // when the free end would move into it.
             return touching && free_separation_velocity(in.alpha_in, in.beta_in) < -tolerance
-                       ? fixed_end_response(in.z_left, in.alpha_in, in.z_right, in.beta_in)
+                       ? fixed_end_response(chain_end_arrival(in))
                        : open_junction(in.alpha_in, in.beta_in);
         case JunctionKind::anechoic_end:
-            return anechoic_end_response(in.z_left, in.alpha_in, in.z_right, in.beta_in, in.outside);
+            return anechoic_end_response(chain_end_arrival(in), in.outside);
     }
     return open_junction(in.alpha_in, in.beta_in);
 }

@@ -76,21 +76,6 @@ inline bool stays_in_contact(double alpha_in, double beta_in, double tolerance) 
 // gap whose closed response reflects with v = 0 (and whose ContactRecord holds the gap); a welded
 // joint answers closed_junction() whatever the sign of N. The solvers need no edit for such kinds.
 
-/// Held end (v = 0): the arriving invariant comes back with its sign changed. Reads the side
-/// that has an element (z_left > 0: the chain's right end; else its left end).
-JunctionResponse fixed_end_response(double z_left, double alpha_in, double z_right, double beta_in);
-
-/// Anechoic end: sends back `outside` (the continuation's invariant, its initial velocity)
-/// whatever arrives, so the end force is N = Z (outside - alpha_in)/2 at a right end.
-JunctionResponse anechoic_end_response(double z_left, double alpha_in, double z_right, double beta_in,
-                                       double outside);
-
-/// A free end whose force (quantity force, N [N]) or velocity (quantity velocity [m/s]) is
-/// prescribed to `value`: the outgoing invariant follows from N = Z (beta - alpha)/2 or
-/// v = (alpha + beta)/2 on the side that has an element.
-JunctionResponse loaded_end_response(LoadQuantity quantity, double value, double z_left, double alpha_in,
-                                     double z_right, double beta_in);
-
 /// What arrives at a junction: alpha at the right end of the element on its left, beta at the
 /// left end of the element on its right, and the impedances on both sides (0 and 0 where the chain
 /// ends; the solver supplies Z, or its discrete impedance kappa).
@@ -101,6 +86,34 @@ struct JunctionArrivals {
     double beta_in = 0;   ///< [m/s]
     double outside = 0;   ///< anechoic end: the invariant its continuation sends in [m/s]
 };
+
+/// A junction at an end of the chain has an element on one side only: which end it is, that
+/// element's impedance z [N s/m] and the invariant arriving from it [m/s] (alpha at the chain's
+/// right end, beta at its left end).
+struct ChainEndArrival {
+    ChainSide side = ChainSide::left;
+    double z = 0;
+    double incoming = 0;
+};
+
+/// The arrival at a chain end from what arrives at its junction: the chain's right end when an
+/// element is on the junction's left (z_left > 0), else its left end.
+inline ChainEndArrival chain_end_arrival(const JunctionArrivals& in) {
+    if (in.z_left > 0) return {ChainSide::right, in.z_left, in.alpha_in};
+    return {ChainSide::left, in.z_right, in.beta_in};
+}
+
+/// Held end (v = 0): the arriving invariant comes back with its sign changed.
+JunctionResponse fixed_end_response(const ChainEndArrival& end);
+
+/// Anechoic end: sends back `outside` (the continuation's invariant, its initial velocity)
+/// whatever arrives, so the end force is N = Z (outside - alpha_in)/2 at a right end.
+JunctionResponse anechoic_end_response(const ChainEndArrival& end, double outside);
+
+/// A free end whose force (quantity force, N [N]) or velocity (quantity velocity [m/s]) is
+/// prescribed to `value`: the outgoing invariant follows from N = Z (beta - alpha)/2 or
+/// v = (alpha + beta)/2 on the side that has an element.
+JunctionResponse loaded_end_response(LoadQuantity quantity, double value, const ChainEndArrival& end);
 
 /// The response of a junction of `kind`. `touching` says whether the ends of a kind with a gap
 /// are in contact (ignored by other kinds); `tolerance` [m/s] is touching_junction()'s rounding

@@ -1,4 +1,4 @@
-// The exact solver's rounding check (characteristics_error.cpp, docs/physics.md §5.4): a run in
+// The exact solver's rounding check (solve_characteristics.cpp, docs/physics.md §5.4): a run in
 // which some contact closed more than once is repeated on rods 8 ulps longer or shorter, and
 // where the two disagree beyond the stated rounding, 3x their difference is the error estimate.
 // These tests hold it to what it claims: the estimate is of the size of the differences between

@@ -1,4 +1,4 @@
-// Junction physics (interface.hpp): transmission and reflection at a closed contact, energy flux
+// Junction physics (junction.hpp): transmission and reflection at a closed contact, energy flux
 // conservation, free-end reflection, and the unilateral opening rule.
 #include "solvers/shared/junction.hpp"
 
