@@ -337,7 +337,7 @@ private:
         refuse_velocity_scale(e, c);
         read_comparison_law(e, c);
         try {  // the chain; the directions are read below, with this file's own cap
-            validate(c.case_data->chain, SweepOptions{});
+            check_sweep_chain(c.case_data->chain);
         } catch (const InvalidInput& error) {
             fail(e.value, e.key("case"), error.message());
         }

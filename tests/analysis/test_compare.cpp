@@ -1,7 +1,6 @@
 // The comparison module: the worked example (three identical rods struck at (1, 0, 0)), the
 // distance and restitution definitions against hand-derived values, the wave outcome as a law.
 #include "rodcollide/compare.hpp"
-#include "rodcollide/compare_report.hpp"
 #include "analysis/laws/kinematic.hpp"
 #include "rodcollide/outcome_report.hpp"
 
@@ -194,9 +193,9 @@ TEST_CASE("compare: options are validated with the option's name", "[compare][er
     CHECK_THROWS_WITH(validate(CompareOptions{{"newton"}, std::numeric_limits<double>::quiet_NaN(), true}),
                       Catch::StartsWith("restitution:"));
     CHECK_NOTHROW(validate(CompareOptions{}));
-    CHECK_THROWS_WITH(validate(identical_rods(std::vector<double>(max_compare_rods + 1, 0.0))),
+    CHECK_THROWS_WITH(check_compare_chain(identical_rods(std::vector<double>(max_compare_rods + 1, 0.0))),
                       Catch::StartsWith("rods: compare takes at most 1000 rods"));
-    CHECK_NOTHROW(validate(identical_rods(std::vector<double>(max_compare_rods, 0.0))));
+    CHECK_NOTHROW(check_compare_chain(identical_rods(std::vector<double>(max_compare_rods, 0.0))));
 }
 
 TEST_CASE("compare: the JSON contract", "[compare][json]") {
@@ -223,7 +222,7 @@ TEST_CASE("compare: the offending option is data, for the CLI's flags and valida
         CHECK(e.message() == "must be in [0, 1], got 2");
     }
     try {
-        validate(identical_rods(std::vector<double>(max_compare_rods + 1, 0.0)));
+        check_compare_chain(identical_rods(std::vector<double>(max_compare_rods + 1, 0.0)));
         FAIL("accepted too many rods");
     } catch (const InvalidInput& e) {
         CHECK(e.key() == "rods");
