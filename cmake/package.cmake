@@ -14,7 +14,8 @@ set_target_properties(rodcollide_lib PROPERTIES
 set(RODCOLLIDE_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/rodcollide)
 install(TARGETS rodcollide_lib EXPORT rodcollideTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS rodcollide RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-# Public headers only: src/ holds the private ones, which no installed header includes.
+# The front door only (include/rodcollide/, rodcollide.hpp and what it includes): src/<stage>/
+# holds the private headers, which no installed header includes (ctest layering).
 install(DIRECTORY include/rodcollide DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
 install(EXPORT rodcollideTargets NAMESPACE rodcollide:: DESTINATION ${RODCOLLIDE_CMAKE_INSTALL_DIR})
 configure_package_config_file(cmake/rodcollideConfig.cmake.in

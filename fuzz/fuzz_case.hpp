@@ -9,7 +9,7 @@
 #pragma once
 
 #include "rodcollide/case_file.hpp"
-#include "solvers/fd/finite_difference.hpp"
+#include "rodcollide/errors.hpp"
 #include "outcome/outcome_check.hpp"
 #include "rodcollide/outcome_report.hpp"
 #include "rodcollide/solve.hpp"

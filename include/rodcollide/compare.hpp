@@ -20,6 +20,7 @@
 #include "rodcollide/solver_options.hpp"
 
 #include <Eigen/Dense>
+#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <optional>
@@ -128,11 +129,21 @@ struct Comparison {
 };
 
 /// Solves the chain with `solver` and compares the outcome with the laws. Validates the options
-/// and the chain first (validate()), then throws what solve() throws.
+/// and the chain first (validate(), check_compare_chain()), then throws what solve() throws.
 Comparison compare(const std::string& title, const Chain& chain, const SolverOptions& solver,
                    const CompareOptions& options = {});
 
 /// The same for a loaded case (its title, chain and [solver] options).
 Comparison compare(const Case& c, const CompareOptions& options = {});
+
+// ---- As `rodcollide compare` prints it (docs/compare.md; the JSON keys are public) ---------
+
+/// {"wave": the run JSON (outcome_report.hpp), "laws": [the laws JSON of each law (laws/report.hpp) plus
+/// "distance"], "title", "gaps_ignored_by_laws", "restitution", "closest_law", "cone",
+/// "wave_as_law": {...}, "implied_restitution": {...}}. Non-finite numbers are null.
+nlohmann::ordered_json comparison_json(const Comparison& c);
+
+/// A readable multi-line report.
+std::string comparison_table(const Comparison& c);
 
 }  // namespace rodcollide

@@ -1,7 +1,12 @@
-// The input layer's vocabulary, shared by the case and validation readers, the library's
-// validators and the command line: InvalidInput (a value the library refuses, naming its key as
-// data), InputError (bad input in a file, "FILE:LINE: KEY: message"), and the one wording of each
-// kind of mistake (table in docs/case_file.md "Errors").
+// The errors the library throws at its callers, and the input layer's vocabulary, shared by the
+// case and validation readers, the library's validators and the command line: InvalidInput (a
+// value the library refuses, naming its key as data), InputError (bad input in a file,
+// "FILE:LINE: KEY: message"), InvalidResolution (a finite-difference grid over the limits),
+// InvariantViolation (an outcome that failed its self-check: a defect, never a result), and the
+// one wording of each kind of mistake (table in docs/case_file.md "Errors"). Errors about one
+// subject stay beside it: InvalidModel (chain.hpp), CaseError (case_file.hpp), SolverLimitExceeded
+// (solver_options.hpp), UnsupportedMethod (solve.hpp), OutputPathError (output_file.hpp),
+// PlotPathError and PlotError (figures.hpp), ValidationFileError (validation.hpp).
 #pragma once
 
 #include <fmt/format.h>
@@ -48,6 +53,28 @@ private:
     std::string file_;
     std::size_t line_;
     std::string key_, message_;
+};
+
+/// A resolution the finite-difference solver refuses before doing any work (bad input: the CLI
+/// exits with status 2). what() is one line naming the limit.
+class InvalidResolution : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+/// An outcome broke an invariant (the self-check every outcome passes before a solver returns it,
+/// docs/physics.md §2). invariant() names it ("momentum conservation"), amount() is the
+/// violation relative to its scale (or the offending value, for "finite numbers"), and what() is
+/// the one line "outcome violates INVARIANT: DETAILS".
+class InvariantViolation : public std::runtime_error {
+public:
+    InvariantViolation(std::string invariant, double amount, const std::string& details);
+    const std::string& invariant() const noexcept { return invariant_; }
+    double amount() const noexcept { return amount_; }
+
+private:
+    std::string invariant_;
+    double amount_;
 };
 
 /// A file name as it is shown in a one-line message: as is if it is printable, else quoted with its

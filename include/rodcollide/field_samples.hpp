@@ -8,10 +8,9 @@
 // Units: s, m, -, m/s, N (force positive in tension). Rows are ordered by t, then x.
 #pragma once
 
-#include "solvers/shared/wave_field.hpp"
-
 #include <Eigen/Dense>
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -29,10 +28,14 @@ struct FieldSamples {
 /// Largest grid a sampler will produce (rows x columns), to keep files and memory bounded.
 inline constexpr std::size_t max_field_samples = 4'000'000;
 
-/// Samples an exact field at nt times in [0, t_end] and nx cell centres along the chain.
-/// Throws std::invalid_argument if nt * nx exceeds max_field_samples or t_end is beyond the
-/// field's validity.
-FieldSamples sample_field(const WaveField& field, double t_end, std::size_t nt, std::size_t nx);
+/// Bounds on a sampled field history (solve_with_field; `run --field-times`, `--field-positions`).
+struct FieldResolution {
+    std::size_t times = 500;      ///< at most this many sample times, 2 to 2000
+    std::size_t positions = 500;  ///< at most this many positions along the chain, 1 to 2000
+};
+
+/// Checks the bounds above. Throws InvalidInput naming the field ("times", "positions").
+void validate(const FieldResolution& resolution);
 
 /// Writes samples as CSV (format above) to `path`, atomically (a temporary file renamed into
 /// place): a failed write leaves no partial file. Throws std::runtime_error naming the path.

@@ -1,20 +1,80 @@
 // From a case to a picture: solve once for what the figure needs, build the diagram's data, draw
-// it. This is what `rodcollide diagram` and `rodcollide run --plot` do.
+// it. This is what `rodcollide diagram` and `rodcollide run --plot` do; `sweep --plot` draws the
+// cone map (write_sweep_plot). Drawing is gnuplot's, and each picture comes with its data files
+// and the gnuplot script that draws it, so it can be restyled without rodcollide:
+//   FILE.png (or .svg)   the picture
+//   FILE.gp              the script; `gnuplot FILE.gp` in that directory redraws FILE.png
+//   FILE.<part>.dat      its data, in SI units, columns described in each file's header
+// A failure leaves no file behind.
 #pragma once
 
 #include "rodcollide/chain.hpp"
-#include "solvers/exact/characteristics.hpp"
-#include "rodcollide/field_samples.hpp"
+#include "rodcollide/gauge.hpp"
 #include "rodcollide/gauge_signals.hpp"
-#include "figures/plot.hpp"
+#include "rodcollide/outcome.hpp"
+#include "rodcollide/output_file.hpp"
 #include "rodcollide/solver_options.hpp"
+#include "rodcollide/sweep.hpp"
 
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace rodcollide {
+
+// ---- Pictures -------------------------------------------------------------------------------------
+
+/// A bad output path (unknown extension, or a target check_output_target() refuses): nothing was
+/// written.
+class PlotPathError : public OutputPathError {
+public:
+    using OutputPathError::OutputPathError;
+};
+
+/// gnuplot is missing or failed: nothing was written.
+class PlotError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Picture size [pixels] accepted by the plotters.
+inline constexpr int smallest_plot_size = 200;
+inline constexpr int largest_plot_size = 10000;
+
+struct PlotOptions {
+    int width = 1000;   ///< [pixels]
+    int height = 700;   ///< [pixels]
+    std::string title;  ///< shown above the plot (the case title)
+    /// A dimensionless case (Case::dimensionless): axes and labels without SI units or prefixes.
+    bool dimensionless = false;
+};
+
+/// Checks the picture size: each side in [smallest_plot_size, largest_plot_size]. Throws
+/// InvalidInput (key "size").
+void validate(const PlotOptions& options);
+
+/// The files of one picture.
+struct PlotFiles {
+    std::filesystem::path image;
+    std::filesystem::path script;
+    std::vector<std::filesystem::path> data;
+};
+
+/// Checks, before any work, that `image` can be written: known extension, and the picture and its
+/// script FILE.gp pass check_output_target() (the data files are checked when they are moved into
+/// place, as every file is). Throws PlotPathError.
+void check_output_path(const std::filesystem::path& image);
+
+/// The gnuplot to run: $RODCOLLIDE_GNUPLOT if set (no fallback: a wrong value is an error), else
+/// the gnuplot found when rodcollide was configured, else `gnuplot` on PATH. Throws PlotError if
+/// it is not an executable file.
+std::filesystem::path gnuplot_executable();
+
+// ---- Figures of a case ---------------------------------------------------------------------------
 
 enum class FigureKind { characteristics, velocity, force, displacement, gauges };
 
@@ -57,17 +117,20 @@ struct Figure {
     double magnification = 1;        ///< displacement: factor applied to displacements and gaps
 };
 
-/// What a figure is drawn from: one solve, recorded through the figure's end.
+namespace internal {
+struct SolvedFigure;  // src/figures/solved_figure.hpp
+}
+
+/// What a figure is drawn from: one solve, recorded through the figure's end (solve_figure()).
 struct FigureSource {
     double t_end = 0;  ///< end of the figure [s]
-    /// The exact solution, for the characteristics and displacement diagrams. Its outcome is the
-    /// case's outcome (recording does not change it), so `run --plot` reports it.
-    std::optional<CharacteristicsSolution> exact;
-    /// Velocity and force over [0, t_end], for those plots (field_times x field_positions at most).
-    std::optional<FieldSamples> field;
-    /// Gauges: the wave field of the gauges' rods through t_end, from options.method
-    /// (solve_with_wave_field).
-    std::optional<WaveField> wave_field;
+    /// The characteristics and displacement diagrams: the exact solve's outcome, which is the
+    /// case's outcome (recording does not change it), so `run --plot` reports it. nullptr for the
+    /// other kinds.
+    const Outcome* exact_outcome() const;
+    /// What was solved (the exact solution, the sampled field or the gauges' wave field), as
+    /// draw_solved_figure() reads it; internal to the library.
+    std::shared_ptr<const internal::SolvedFigure> solved;
 };
 
 /// Field sampling grid of the velocity and force plots (about one sample per 1.5 pixels).
@@ -87,5 +150,18 @@ Figure draw_solved_figure(const Chain& chain, const FigureSource& source, const 
 /// Checks the output path and gnuplot first, then solve_figure() and draw_solved_figure().
 /// Throws what those throw.
 Figure draw_figure(const Chain& chain, const SolverOptions& options, const FigureRequest& request);
+
+/// Characteristics diagrams draw at most this many fronts, the strongest (the rest are counted in
+/// Figure::omitted_fronts).
+inline constexpr std::size_t largest_drawn_fronts = 20000;
+
+// ---- The sweep's cone map ----------------------------------------------------------------------
+
+/// The empirical cone map picture (PNG or SVG by the extension of `image`): the unit circle of
+/// gamma- coloured by empirical cone with Winandy & Leine's boundaries, and the errors against theta.
+/// Writes FILE.gp (`gnuplot FILE.gp` in that directory redraws it) and FILE.map.dat beside it: all
+/// files appear complete, or none. Throws PlotPathError (bad path: check_output_path() first),
+/// PlotError (gnuplot missing or failing).
+void write_sweep_plot(const SweepResult& r, const std::filesystem::path& image);
 
 }  // namespace rodcollide

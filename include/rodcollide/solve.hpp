@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -42,19 +43,24 @@ struct SolutionWithField {
 SolutionWithField solve_with_field(const Chain& chain, const SolverOptions& options, std::size_t times,
                                    std::size_t positions, std::optional<double> t_end = std::nullopt);
 
-/// An outcome with the wave field (wave_field.hpp) of chosen rods.
-struct SolutionWithWaveField {
-    Outcome outcome;
-    WaveField field;  ///< valid on [0, field.valid_until()]
+/// The exact field at points of the chain: per point k, at material coordinate x[k] (rods laid end
+/// to end, gaps not counted) [m] and time t[k] >= 0 [s].
+struct FieldAtPoints {
+    double valid_until = 0;  ///< the field is known on [0, valid_until] [s]
+    /// Per point; empty when a t[k] lies beyond valid_until.
+    std::vector<double> velocity;  ///< [m/s]
+    std::vector<double> strain;    ///< [-], negative in compression
+    std::vector<double> force;     ///< [N], positive in tension
+    std::vector<std::size_t> rod;  ///< rod holding x[k] (the right one at a boundary)
 };
 
-/// Solves with options.method and keeps the wave field of `rods` (the exact solver keeps every
-/// rod's) over the recorded run: to the outcome's end_time plus options.record_after_settling
-/// once settled, or record_until if later, or the horizon. Characteristics: the exact field.
-/// Finite differences: the field rebuilt from what the rods' element ends emitted
-/// (docs/finite_difference.md "Gauges"), exact at Courant 1. Throws what solve() throws.
-SolutionWithWaveField solve_with_wave_field(const Chain& chain, const SolverOptions& options,
-                                            const std::vector<std::size_t>& rods);
+/// Python's field(): solves with the exact solver (characteristics, whatever options.method),
+/// keeping the field's history through the latest t[k] (raising options.record_until to it), and
+/// reads the field at the points. x and t have the same length; each x[k] must lie in [0, the
+/// chain's total length] and each t[k] be finite and >= 0 (the caller checks). Throws what solve()
+/// throws.
+FieldAtPoints exact_field_at(const Chain& chain, const SolverOptions& options, std::span<const double> x,
+                             std::span<const double> t);
 
 /// An outcome with gauge signals.
 struct SolutionWithGauges {

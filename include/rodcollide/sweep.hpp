@@ -13,6 +13,7 @@
 #include "rodcollide/solver_options.hpp"
 
 #include <Eigen/Dense>
+#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <functional>
@@ -142,5 +143,18 @@ SweepResult sweep(const std::string& title, const Chain& chain, const SweepOptio
 /// The empirical cone map of points p[0..n) in angular order (`closed`: they cover the whole
 /// circle, so the last secant joins the last point to the first).
 std::vector<EmpiricalCone> empirical_cone_map(const std::vector<SweepPoint>& points, bool closed, double tolerance);
+
+// ---- As `rodcollide sweep` writes it (docs/sweep.md) ---------------------------------------
+
+/// CSV, one line per direction: index, theta_deg, gamma1_pre, gamma2_pre, gamma1_wave, gamma2_wave,
+/// cone, events, then per law <law>_gamma1, <law>_gamma2, <law>_error; numbers with 17 digits.
+/// The header line comes only with shard 1, so shard files concatenate into the full CSV.
+std::string sweep_csv(const SweepResult& r);
+
+/// Readable report: the errors per cone and the empirical cone map.
+std::string sweep_table(const SweepResult& r);
+
+/// Summary as JSON (no per-direction data; that is the CSV).
+nlohmann::ordered_json sweep_json(const SweepResult& r);
 
 }  // namespace rodcollide

@@ -13,6 +13,7 @@
 #include "rodcollide/solver_options.hpp"
 
 #include <Eigen/Dense>
+#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <filesystem>
@@ -99,5 +100,14 @@ struct Report {
 /// Computes every check (a sweep's cone_errors gives six rows). A check that throws is a FAIL
 /// row whose `got` is the error message. `progress(done, total)` is called after each check.
 Report run(const Suite& suite, const std::function<void(std::size_t, std::size_t)>& progress = {});
+
+// ---- As `rodcollide validate` prints it (docs/validation.md) -------------------------------
+
+/// The table as `rodcollide validate` prints it, with a summary line.
+std::string format_table(const Report& report);
+
+/// {"passed": bool, "failures": n, "rows": [{file, case, quantity, expected, got, error,
+/// tolerance, source, pass}]}.
+nlohmann::ordered_json to_json(const Report& report);
 
 }  // namespace rodcollide::validation

@@ -7,9 +7,7 @@
 
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/compare.hpp"
-#include "rodcollide/compare_report.hpp"
 #include "rodcollide/sweep.hpp"
-#include "rodcollide/sweep_report.hpp"
 
 #include <fmt/format.h>
 #include <pybind11/eigen.h>

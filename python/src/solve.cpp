@@ -1,11 +1,10 @@
 // Solving from Python (docs/python.md): run() -> Outcome, whose to_dict() is the `run --json`
 // document (outcome_report.hpp's outcome_json and gauges_json; solve.hpp's solve_with_gauges and
-// reported_force_samples, as the CLI calls them), and field(): the exact wave field (characteristics solver,
-// WaveField::state_at) at any points (x, t), x along the rods laid end to end.
+// reported_force_samples, as the CLI calls them), and field(): the exact wave field (solve.hpp's
+// exact_field_at) at any points (x, t), x along the rods laid end to end.
 #include "bindings.hpp"
 
 #include "rodcollide/case_file.hpp"
-#include "solvers/exact/characteristics.hpp"
 #include "rodcollide/gauge_signals.hpp"
 #include "rodcollide/errors.hpp"
 #include "rodcollide/outcome_report.hpp"
@@ -85,9 +84,6 @@ py::tuple field(const Case& c, const std::optional<SolverOptions>& given, const 
     SolverOptions o = solver_options(c, given);
     if (given && o.method != Method::characteristics)
         throw py::value_error("method: field() uses the exact solver, method = \"characteristics\"");
-    o.method = Method::characteristics;
-    o.keep_history = true;
-    if (t_max > o.record_until.value_or(0)) o.record_until = t_max;
 
     Doubles velocity(n), strain(n), force(n);
     py::array_t<std::int64_t> rod(n);
@@ -96,16 +92,16 @@ py::tuple field(const Case& c, const std::optional<SolverOptions>& given, const 
     double* f = force.mutable_data();
     std::int64_t* r = rod.mutable_data();
     without_gil(o, [&] {
-        const CharacteristicsSolution s = solve_characteristics(c.chain, o);
-        if (t_max > s.field.valid_until())
+        const auto points = static_cast<std::size_t>(n);
+        const FieldAtPoints field = exact_field_at(c.chain, o, {xs, points}, {ts, points});
+        if (t_max > field.valid_until)
             throw py::value_error(fmt::format("t: the field is known only until t = {} (end_time = {}), got {}",
-                                              s.field.valid_until(), o.end_time.value_or(NAN), t_max));
-        for (py::ssize_t k = 0; k < n; ++k) {
-            const PointState p = s.field.state_at(xs[k], ts[k]);
-            v[k] = p.velocity;
-            e[k] = p.strain;
-            f[k] = p.force;
-            r[k] = static_cast<std::int64_t>(s.field.rod_at(xs[k]));
+                                              field.valid_until, o.end_time.value_or(NAN), t_max));
+        for (std::size_t k = 0; k < points; ++k) {
+            v[k] = field.velocity[k];
+            e[k] = field.strain[k];
+            f[k] = field.force[k];
+            r[k] = static_cast<std::int64_t>(field.rod[k]);
         }
         return 0;
     });

@@ -1,6 +1,5 @@
 // JSON and table output of a Comparison (the `compare` command; keys in compare.hpp).
 #include "rodcollide/compare.hpp"
-#include "rodcollide/compare_report.hpp"
 
 #include "rodcollide/laws/report.hpp"
 #include "rodcollide/outcome_report.hpp"

@@ -1,6 +1,5 @@
 // CSV, table and JSON output of a sweep (see sweep.hpp).
 #include "rodcollide/sweep.hpp"
-#include "rodcollide/sweep_report.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,4 +1,4 @@
-// InvalidInput, InputError and the one wording of each kind of mistake (see errors.hpp).
+// The library's errors and the one wording of each kind of mistake (see errors.hpp).
 #include "rodcollide/errors.hpp"
 
 #include <algorithm>
@@ -8,6 +8,11 @@ namespace rodcollide {
 
 InvalidInput::InvalidInput(std::string key, std::string message)
     : std::invalid_argument(key + ": " + message), key_(std::move(key)), message_(std::move(message)) {}
+
+InvariantViolation::InvariantViolation(std::string invariant, double amount, const std::string& details)
+    : std::runtime_error(fmt::format("outcome violates {}: {}", invariant, details)),
+      invariant_(std::move(invariant)),
+      amount_(amount) {}
 
 std::string display_path(const std::string& path) {
     const bool printable = std::none_of(path.begin(), path.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });

@@ -5,8 +5,7 @@
 
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/compare.hpp"
-#include "rodcollide/compare_report.hpp"
-#include "solvers/fd/finite_difference.hpp"
+#include "rodcollide/errors.hpp"
 #include "rodcollide/solve.hpp"
 
 #include <boost/program_options.hpp>

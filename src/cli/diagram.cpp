@@ -149,7 +149,7 @@ int run_diagram(const std::vector<std::string>& args) {
     if (request.kind == FigureKind::characteristics)
         fmt::print("  {} fronts drawn, {} left out (below the visual threshold, or past the strongest {}); "
                    "{} regions, {} labelled\n",
-                   figure.fronts, figure.omitted_fronts, DiagramOptions{}.max_fronts, figure.regions,
+                   figure.fronts, figure.omitted_fronts, largest_drawn_fronts, figure.regions,
                    figure.labelled_regions);
     if (figure.magnification != 1) fmt::print("  displacements and gaps drawn x{:g}\n", figure.magnification);
     fmt::print("  redraw or restyle: gnuplot {} (in {}), data:", display_path(figure.files.script.filename()),

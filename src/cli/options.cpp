@@ -4,7 +4,7 @@
 #include "command.hpp"
 
 #include "rodcollide/output_file.hpp"
-#include "figures/plot.hpp"
+#include "rodcollide/figures.hpp"
 
 #include <fmt/format.h>
 

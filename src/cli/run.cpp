@@ -5,7 +5,7 @@
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/figures.hpp"
 #include "rodcollide/field_samples.hpp"
-#include "solvers/fd/finite_difference.hpp"
+#include "rodcollide/errors.hpp"
 #include "rodcollide/output_file.hpp"
 #include "rodcollide/gauge_signals.hpp"
 #include "rodcollide/outcome_report.hpp"
@@ -136,7 +136,7 @@ int run_run(const std::vector<std::string>& args) {
             // rounding only: it keeps absolute times and every reflection (docs/physics.md §6.6).
             try {
                 figure_source = solve_figure(c.chain, c.solver, *plot);
-                outcome = figure_source->exact->outcome;
+                outcome = *figure_source->exact_outcome();
             } catch (const SolverLimitExceeded&) {
                 // Only the diagram's history or recording hit the cap: report the outcome, then
                 // let drawing fail on it below.

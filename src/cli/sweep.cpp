@@ -4,13 +4,11 @@
 #include "options.hpp"
 
 #include "rodcollide/case_file.hpp"
-#include "solvers/fd/finite_difference.hpp"
+#include "rodcollide/errors.hpp"
 #include "rodcollide/output_file.hpp"
-#include "figures/plot.hpp"
+#include "rodcollide/figures.hpp"
 #include "rodcollide/solve.hpp"
 #include "rodcollide/sweep.hpp"
-#include "rodcollide/sweep_plot.hpp"
-#include "rodcollide/sweep_report.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>

@@ -4,7 +4,6 @@
 #include "options.hpp"
 
 #include "rodcollide/validation.hpp"
-#include "rodcollide/validation_report.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>

@@ -6,6 +6,7 @@
 
 #include "solvers/exact/characteristics.hpp"
 #include "rodcollide/chain.hpp"
+#include "rodcollide/figures.hpp"
 #include "solvers/shared/wave_field.hpp"
 
 #include <Eigen/Dense>
@@ -65,7 +66,7 @@ struct DiagramOptions {
     /// Visual threshold: fronts whose |jump| is below min_jump * velocity scale are not drawn.
     double min_jump = 1e-3;
     /// At most this many fronts are drawn, the strongest; min_jump then reports the weakest drawn.
-    std::size_t max_fronts = 20000;
+    std::size_t max_fronts = largest_drawn_fronts;
     /// Region raster: columns across the chain; rows follow from `aspect` so cells are square on
     /// screen.
     std::size_t columns = 600;

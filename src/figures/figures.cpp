@@ -1,10 +1,14 @@
 // Case -> picture (figures.hpp): one solve for what the figure needs, its data, and drawing.
 #include "rodcollide/figures.hpp"
 
-#include "solvers/exact/characteristics.hpp"
 #include "figures/diagram.hpp"
 #include "figures/gauge_plot.hpp"
+#include "figures/plot.hpp"
+#include "figures/solved_figure.hpp"
 #include "rodcollide/solve.hpp"
+#include "sampling/wave_field_samples.hpp"
+#include "solvers/exact/characteristics.hpp"
+#include "solvers/solve_with_wave_field.hpp"
 
 #include <fmt/format.h>
 
@@ -62,23 +66,29 @@ SolverOptions recording(const Chain& chain, SolverOptions o, std::optional<doubl
 
 }  // namespace
 
+const Outcome* FigureSource::exact_outcome() const {
+    return solved && solved->exact ? &solved->exact->outcome : nullptr;
+}
+
 FigureSource solve_figure(const Chain& chain, const SolverOptions& options, const FigureRequest& request) {
     std::optional<double> t_end = checked_end(options, request);
     FigureSource source;
+    auto solved = std::make_shared<internal::SolvedFigure>();
+    source.solved = solved;
     if (request.kind == FigureKind::gauges) {
         std::vector<std::size_t> rods;
         for (const Gauge& g : request.gauges) rods.push_back(g.rod);
         SolutionWithWaveField s = solve_with_wave_field(chain, recording(chain, options, t_end), rods);
         source.t_end = std::min(t_end.value_or(default_diagram_end_time(s.outcome, chain)), s.field.valid_until());
-        source.wave_field = std::move(s.field);
+        solved->wave_field = std::move(s.field);
         return source;
     }
     if (!accepts_finite_difference(request.kind)) {
         SolverOptions exact = recording(chain, options, t_end);
         exact.method = Method::characteristics;
         exact.keep_history = true;
-        source.exact = solve_characteristics(chain, exact);
-        source.t_end = t_end.value_or(default_diagram_end_time(source.exact->outcome, chain));
+        solved->exact = solve_characteristics(chain, exact);
+        source.t_end = t_end.value_or(default_diagram_end_time(solved->exact->outcome, chain));
         return source;
     }
     // The grid is planned for the run's length (finite_difference.hpp): learn it first.
@@ -86,11 +96,13 @@ FigureSource solve_figure(const Chain& chain, const SolverOptions& options, cons
     SolutionWithField s =
         solve_with_field(chain, recording(chain, options, t_end), figure_field_times, figure_field_positions, t_end);
     source.t_end = t_end.value_or(default_diagram_end_time(s.outcome, chain));
-    source.field = std::move(s.field);
+    solved->field = std::move(s.field);
     return source;
 }
 
 Figure draw_solved_figure(const Chain& chain, const FigureSource& source, const FigureRequest& request) {
+    if (!source.solved) throw std::invalid_argument("draw_solved_figure: the source was not solved (solve_figure)");
+    const internal::SolvedFigure& solved = *source.solved;
     Figure figure;
     figure.t_end = source.t_end;
     switch (request.kind) {
@@ -99,7 +111,7 @@ Figure draw_solved_figure(const Chain& chain, const FigureSource& source, const 
             d.t_end = figure.t_end;
             d.min_jump = request.min_jump;
             fit_labels_to_plot(request.plot, chain, d);
-            const CharacteristicsDiagram diagram = characteristics_diagram(source.exact.value(), d);
+            const CharacteristicsDiagram diagram = characteristics_diagram(solved.exact.value(), d);
             figure.fronts = diagram.fronts.size();
             figure.omitted_fronts = diagram.omitted_fronts;
             figure.regions = diagram.regions.size();
@@ -110,17 +122,17 @@ Figure draw_solved_figure(const Chain& chain, const FigureSource& source, const 
         case FigureKind::velocity:
         case FigureKind::force: {
             const FieldQuantity q = request.kind == FigureKind::velocity ? FieldQuantity::velocity : FieldQuantity::force;
-            figure.files = plot_field(source.field.value(), q, chain, request.image, request.plot);
+            figure.files = plot_field(solved.field.value(), q, chain, request.image, request.plot);
             break;
         }
         case FigureKind::displacement: {
-            const DisplacementDiagram diagram = displacement_diagram(source.exact.value().field, figure.t_end);
+            const DisplacementDiagram diagram = displacement_diagram(solved.exact.value().field, figure.t_end);
             figure.magnification = diagram.magnification;
             figure.files = plot_displacement(diagram, request.image, request.plot);
             break;
         }
         case FigureKind::gauges:
-            figure.files = plot_gauges(sample_gauges(source.wave_field.value(), request.gauges, figure.t_end,
+            figure.files = plot_gauges(sample_gauges(solved.wave_field.value(), request.gauges, figure.t_end,
                                                      request.gauge_samples),
                                        request.image, request.plot);
             break;

@@ -1,7 +1,7 @@
 // The empirical cone map picture of a sweep: the gnuplot script and its data, rendered by plot.hpp
 // (staged beside the picture, moved into place only when gnuplot succeeded).
 #include "rodcollide/sweep.hpp"
-#include "rodcollide/sweep_plot.hpp"
+#include "rodcollide/figures.hpp"
 
 #include "figures/plot.hpp"
 

@@ -8,11 +8,6 @@
 
 namespace rodcollide {
 
-InvariantViolation::InvariantViolation(std::string invariant, double amount, const std::string& details)
-    : std::runtime_error(fmt::format("outcome violates {}: {}", invariant, details)),
-      invariant_(std::move(invariant)),
-      amount_(amount) {}
-
 namespace {
 
 [[noreturn]] void violated(const std::string& invariant, double amount, const std::string& details) {

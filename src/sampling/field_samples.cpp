@@ -1,7 +1,10 @@
-// Sampling the exact field on a grid, and the field CSV format (field_samples.hpp).
+// Sampling the exact field on a grid (wave_field_samples.hpp), and the field CSV format
+// (field_samples.hpp).
 #include "rodcollide/field_samples.hpp"
 
+#include "rodcollide/errors.hpp"
 #include "rodcollide/output_file.hpp"
+#include "sampling/wave_field_samples.hpp"
 
 #include <fmt/format.h>
 
@@ -79,6 +82,11 @@ FieldSamples read_field_csv(const std::filesystem::path& path) {
         s.force(t_index[r.t], column[r.x]) = r.n;
     }
     return s;
+}
+
+void validate(const FieldResolution& r) {
+    input::require("times", input::integer_within(r.times, 2, 2000));
+    input::require("positions", input::integer_within(r.positions, 1, 2000));
 }
 
 }  // namespace rodcollide

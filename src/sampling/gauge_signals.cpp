@@ -1,6 +1,8 @@
 // Gauge signals from the exact field (gauge_signals.hpp; docs/physics.md §8).
 #include "rodcollide/gauge_signals.hpp"
 
+#include "sampling/wave_field_samples.hpp"
+
 #include "rodcollide/errors.hpp"
 
 #include <fmt/format.h>

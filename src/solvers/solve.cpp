@@ -2,8 +2,10 @@
 // field samples and gauge signals.
 #include "rodcollide/solve.hpp"
 
+#include "sampling/wave_field_samples.hpp"
 #include "solvers/exact/characteristics.hpp"
 #include "solvers/fd/finite_difference.hpp"
+#include "solvers/solve_with_wave_field.hpp"
 
 #include <algorithm>
 
@@ -88,6 +90,34 @@ SolutionWithGauges solve_with_gauges(const Chain& chain, const SolverOptions& op
 std::size_t reported_force_samples(const Chain& chain, bool has_gauges, std::optional<std::size_t> samples) {
     if (samples) return *samples;
     return has_gauges || chain.ends().any() ? default_samples : 0;
+}
+
+FieldAtPoints exact_field_at(const Chain& chain, const SolverOptions& options, std::span<const double> x,
+                             std::span<const double> t) {
+    if (x.size() != t.size()) throw std::invalid_argument("exact_field_at: x and t differ in length");
+    double t_max = 0;
+    for (double tk : t) t_max = std::max(t_max, tk);
+    SolverOptions o = options;
+    o.method = Method::characteristics;
+    o.keep_history = true;
+    if (t_max > o.record_until.value_or(0)) o.record_until = t_max;
+    const CharacteristicsSolution s = solve_characteristics(chain, o);
+    FieldAtPoints f;
+    f.valid_until = s.field.valid_until();
+    if (t_max > f.valid_until) return f;
+    const std::size_t n = x.size();
+    f.velocity.resize(n);
+    f.strain.resize(n);
+    f.force.resize(n);
+    f.rod.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const PointState p = s.field.state_at(x[k], t[k]);
+        f.velocity[k] = p.velocity;
+        f.strain[k] = p.strain;
+        f.force[k] = p.force;
+        f.rod[k] = s.field.rod_at(x[k]);
+    }
+    return f;
 }
 
 }  // namespace rodcollide

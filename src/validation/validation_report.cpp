@@ -1,7 +1,6 @@
 // The validation report as `rodcollide validate` prints it (a table with PASS/FAIL, then every
 // failure in full) and as JSON.
 #include "rodcollide/validation.hpp"
-#include "rodcollide/validation_report.hpp"
 
 #include <fmt/format.h>
 

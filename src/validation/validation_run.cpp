@@ -8,6 +8,7 @@
 #include "rodcollide/laws/properties.hpp"
 #include "rodcollide/solve.hpp"
 #include "rodcollide/sweep.hpp"
+#include "solvers/solve_with_wave_field.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

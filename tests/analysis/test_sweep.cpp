@@ -4,7 +4,6 @@
 #include "rodcollide/impact_matrices.hpp"
 #include "rodcollide/solve.hpp"
 #include "rodcollide/sweep.hpp"
-#include "rodcollide/sweep_report.hpp"
 #include "analysis/wave_map.hpp"
 
 #include "chain_builders.hpp"

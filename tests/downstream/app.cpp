@@ -1,7 +1,6 @@
 // A downstream program linked against the installed rodcollide package: loads a case file, solves
 // it with the exact characteristics solver (Winandy & Leine 2015 §4) and prints the outcome.
-#include <rodcollide/case_file.hpp>
-#include <rodcollide/solve.hpp>
+#include <rodcollide/rodcollide.hpp>
 
 #include <cstdio>
 #include <iostream>

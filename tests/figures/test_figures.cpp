@@ -2,6 +2,7 @@
 // records through the diagram's end, and field samples over exactly [0, t_end], from either solver.
 #include "chain_builders.hpp"
 #include "figures/diagram.hpp"
+#include "figures/solved_figure.hpp"
 #include "rodcollide/figures.hpp"
 #include "rodcollide/solve.hpp"
 
@@ -39,9 +40,10 @@ TEST_CASE("figure source: one exact solve holds the case's outcome and one trans
         CHECK(std::abs(rebased.final_velocities()[i] - o.final_velocities()[i]) <= 1e-14 * chain.velocity_scale());
     for (FigureKind kind : {FigureKind::characteristics, FigureKind::displacement}) {
         const FigureSource s = solve_figure(chain, {}, request(kind));
-        REQUIRE(s.exact);
-        CHECK_FALSE(s.field);
-        const Outcome& e = s.exact->outcome;
+        REQUIRE(s.solved->exact);
+        CHECK_FALSE(s.solved->field);
+        const Outcome& e = s.solved->exact->outcome;
+        CHECK(s.exact_outcome() == &e);
         CHECK(e.final_velocities() == o.final_velocities());
         CHECK(e.impulses() == o.impulses());
         CHECK(e.end_time == o.end_time);
@@ -49,14 +51,14 @@ TEST_CASE("figure source: one exact solve holds the case's outcome and one trans
         CHECK(e.stats.events == o.stats.events);
         CHECK(s.t_end == default_diagram_end_time(o, chain));
         CHECK(s.t_end == o.end_time + chain.longest_transit_time());
-        CHECK(s.exact->field.valid_until() >= s.t_end);
+        CHECK(s.solved->exact->field.valid_until() >= s.t_end);
     }
 }
 
 TEST_CASE("figure source: a requested end is checked before solving and recorded", "[figures]") {
     const FigureSource s = solve_figure(chain, {}, request(FigureKind::characteristics, 0.5));
     CHECK(s.t_end == 0.5);
-    CHECK(s.exact->field.valid_until() >= 0.5);
+    CHECK(s.solved->exact->field.valid_until() >= 0.5);
     CHECK_THROWS_AS(solve_figure(chain, {}, request(FigureKind::characteristics, 0.0)), std::invalid_argument);
     SolverOptions horizon;
     horizon.end_time = 1.0;
@@ -65,21 +67,22 @@ TEST_CASE("figure source: a requested end is checked before solving and recorded
 
 TEST_CASE("figure source: velocity and force samples span exactly [0, t_end]", "[figures]") {
     const FigureSource exact = solve_figure(chain, {}, request(FigureKind::velocity));
-    REQUIRE(exact.field);
-    CHECK_FALSE(exact.exact);
+    REQUIRE(exact.solved->field);
+    CHECK_FALSE(exact.solved->exact);
+    CHECK(exact.exact_outcome() == nullptr);
     // The same computation as the figure's solve (whole history: absolute times, every reflection).
     SolverOptions stepwise;
     stepwise.rebase_times = false;
     stepwise.skip_free_flight = false;
     CHECK(exact.t_end == default_diagram_end_time(solve(chain, stepwise), chain));
-    CHECK(exact.field->t.size() == figure_field_times);
-    CHECK(exact.field->t.back() == exact.t_end);
-    CHECK(exact.field->velocity(0, 0) == 1.0);  // the striker at t = 0, x near its left end
+    CHECK(exact.solved->field->t.size() == figure_field_times);
+    CHECK(exact.solved->field->t.back() == exact.t_end);
+    CHECK(exact.solved->field->velocity(0, 0) == 1.0);  // the striker at t = 0, x near its left end
     SolverOptions grid;
     grid.method = Method::finite_difference;
     grid.cells = 20;
     const FigureSource fd = solve_figure(chain, grid, request(FigureKind::force));
     CHECK(fd.t_end == default_diagram_end_time(solve(chain, grid), chain));
-    CHECK(fd.field->t.back() <= fd.t_end * (1 + 1e-12));
-    CHECK(fd.field->t.size() <= figure_field_times);
+    CHECK(fd.solved->field->t.back() <= fd.t_end * (1 + 1e-12));
+    CHECK(fd.solved->field->t.size() <= figure_field_times);
 }

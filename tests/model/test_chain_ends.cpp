@@ -6,6 +6,7 @@
 #include "rodcollide/case_file.hpp"
 #include "solvers/exact/characteristics.hpp"
 #include "rodcollide/gauge_signals.hpp"
+#include "sampling/wave_field_samples.hpp"
 #include "solvers/shared/outcome_builder.hpp"
 #include "rodcollide/solve.hpp"
 

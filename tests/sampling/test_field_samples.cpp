@@ -2,6 +2,7 @@
 #include "chain_builders.hpp"
 #include "solvers/exact/characteristics.hpp"
 #include "rodcollide/field_samples.hpp"
+#include "sampling/wave_field_samples.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,6 @@
 // files are one-line FILE:LINE: KEY errors, globbed cross-checks follow the case directory, and
 // the shipped suite loads and covers every case file.
 #include "rodcollide/validation.hpp"
-#include "rodcollide/validation_report.hpp"
 
 #include "temp_dir.hpp"
 

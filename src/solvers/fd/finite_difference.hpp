@@ -30,13 +30,6 @@
 
 namespace rodcollide {
 
-/// A resolution the finite-difference solver refuses before doing any work (bad input: the CLI
-/// exits with status 2). what() is one line naming the limit.
-class InvalidResolution : public std::invalid_argument {
-public:
-    using std::invalid_argument::invalid_argument;
-};
-
 // ---- Resolution and limits ----------------------------------------------------------------------
 
 /// The error the default run aims at [-]: it refines the grid until its estimated final-velocity
@@ -191,15 +184,6 @@ private:
 };
 
 // ---- Solver -------------------------------------------------------------------------------------
-
-/// Bounds on the sampled field history (field_samples.hpp).
-struct FieldResolution {
-    std::size_t times = 500;      ///< at most this many sample times, 2 to 2000
-    std::size_t positions = 500;  ///< at most this many positions along the chain, 1 to 2000
-};
-
-/// Checks the bounds above. Throws InvalidInput naming the field ("times", "positions").
-void validate(const FieldResolution& resolution);
 
 struct FiniteDifferenceSolution {
     Outcome outcome;

@@ -92,11 +92,4 @@ double cell_updates(const GridLayout& grid, double duration) {
     return grid.step_cost() * std::ceil(duration / grid.time_step);
 }
 
-// ---- Field history bounds -----------------------------------------------------------------------
-
-void validate(const FieldResolution& r) {
-    input::require("times", input::integer_within(r.times, 2, 2000));
-    input::require("positions", input::integer_within(r.positions, 1, 2000));
-}
-
 }  // namespace rodcollide
