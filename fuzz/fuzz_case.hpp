@@ -1,11 +1,11 @@
 // One fuzz input, end to end, shared by the libFuzzer target (case_fuzzer.cpp) and the regression
-// test over fuzz/regressions/ (tests/test_fuzz_regressions.cpp): parse_case (the pre-parse scan,
-// toml11, the typed reader, Chain's checks), then solve() with both methods, whose outcomes check
-// themselves (outcome_check.hpp). Bad input must end in CaseError; a reached cap, an unsupported
-// request or a violated invariant is a refusal (exit 1 in the CLI). Anything else escaping, a
-// crash or a sanitizer report is a defect. Each accepted outcome is checked again here,
-// independently of the solver's own call, and must be finite as printed (JSON). Per-input work
-// is capped (events, fronts, cells x steps) so runs stay fast.
+// test over fuzz/regressions/ (tests/fuzz/test_fuzz_regressions.cpp): parse_case (the pre-parse
+// scan, toml11, the typed reader, Chain's checks), then solve() with both methods, whose outcomes
+// check themselves (outcome_check.hpp). Bad input must end in CaseError; a reached cap, an
+// unsupported request or a violated invariant is a refusal (exit 1 in the CLI). Anything else
+// escaping, a crash or a sanitizer report is a defect. Each accepted outcome is checked again here,
+// independently of the solver's own call, and must be finite as printed (JSON). Per-input work is
+// capped (events, fronts, cells x steps) so runs stay fast.
 #pragma once
 
 #include "rodcollide/case_file.hpp"

@@ -1,7 +1,7 @@
 // Prints the finite-difference convergence table of docs/finite_difference.md: for each study
-// chain (tests/convergence_study.hpp), the phase-averaged and worst error of the final velocities
-// against the exact solver, the order between successive N and the energy drift. A study, not a
-// test: tests/test_finite_difference_convergence.cpp asserts the orders.
+// chain (tests/support/convergence_study.hpp), the phase-averaged and worst error of the final
+// velocities against the exact solver, the order between successive N and the energy drift. A
+// study, not a test: tests/solvers/fd/test_finite_difference_convergence.cpp asserts the orders.
 //   build/rodcollide_convergence_table     (about 4 s)
 #include "../../tests/support/convergence_study.hpp"
 

@@ -1,7 +1,8 @@
 // The convergence study of the finite-difference solver on incommensurate chains with gaps
 // (docs/finite_difference.md): the chains, the phase-averaged error at N cells and the observed
-// order. Shared by the test that asserts the orders (tests/test_finite_difference_convergence.cpp)
-// and the program that prints the docs' table (bench/study/convergence_table.cpp).
+// order. Shared by the test that asserts the orders
+// (tests/solvers/fd/test_finite_difference_convergence.cpp) and the program that prints the docs'
+// table (bench/study/convergence_table.cpp).
 //
 // The error depends on where the off-grid events (gap closings, fronts from rods at Courant < 1)
 // fall inside their step, a sawtooth in the cell count N. So an error at N is the mean over

@@ -37,7 +37,7 @@ constexpr ConvergenceIndex merge_index{.ratio = coarsening, .order = 0.5, .safet
 /// factor below, the estimate covered the difference to two other computations that differ from
 /// the run in rounding only (step by step with absolute times; lengths changed the other way) on
 /// 19 of 20 seeded ten- and twenty-rod chains, and came within 1.24x on the last
-/// (tests/test_rounding_check.cpp, docs/physics.md §5.4).
+/// (tests/solvers/exact/test_rounding_check.cpp, docs/physics.md §5.4).
 constexpr double length_perturbation = 8 * std::numeric_limits<double>::epsilon();
 constexpr double rounding_safety = 3;
 

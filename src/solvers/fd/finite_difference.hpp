@@ -5,7 +5,7 @@
 //   v_k^(n+1)   = v_k^n + dt / (rho A h) (N_(k+1)^(n+1/2) - N_k^(n+1/2)).
 // With Courant number c dt / h = 1 in every rod, kappa = Z and the scheme is exactly the method of
 // characteristics on its lattice (Bacon 1993): every sample equals the exact solution. A rod end
-// is a face whose force comes from the junction rules of interface.hpp, applied to the invariants
+// is a face whose force comes from the junction rules of junction.hpp, applied to the invariants
 // arriving at the face with the discrete impedance kappa (= Z at Courant 1); a gap that closes
 // inside a step blends the open and closed responses by the fraction of the step each holds, so
 // impulse and momentum stay exact. Derivations and measured accuracy: docs/finite_difference.md.
@@ -220,8 +220,8 @@ FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& 
 /// Cell-updates a finished run took (steps x step cost).
 double work_done(const FiniteDifferenceSolution& s);
 
-/// Solves the collision on a grid, twice or more, and estimates its own error (finite_difference_error.cpp,
-/// docs/finite_difference.md): a second run on N' ~ N / sqrt(2) cells gives the estimate
+/// Solves the collision on a grid, twice or more, and estimates its own error
+/// (solve_finite_difference.cpp, docs/finite_difference.md): a second run on N' ~ N / sqrt(2) cells gives the estimate
 /// 3 max_i |u_i(N) - u_i(N')| / (N / N' - 1) (Roache's two-grid convergence index at order 1, at
 /// least rounding), reported as Outcome::velocity_error_bound and, over the velocity scale, as
 /// accuracy. With the default resolution the grid is refined by sqrt(2) while the estimate exceeds
