@@ -5,16 +5,21 @@
 // appended to the neighbouring element's history one transit time later. Events are arrivals (a
 // history jumps) and gap closures; they are processed in groups of simultaneous times. Each
 // junction's response comes from junction.hpp, a contact's history goes to its ContactRecord,
-// and the Outcome comes from outcome_builder.hpp: what is left here is transport.
+// and the Outcome comes from outcome_builder.hpp: what is left here is transport. Two helpers
+// skip work without changing the result: rods asleep in free flight (asleep_rods.hpp) and
+// whole-chain free flight (whole_chain_flight.hpp); the moving time origin is time_origin.hpp.
 #include "solvers/exact/characteristics.hpp"
 
+#include "solvers/exact/asleep_rods.hpp"
+#include "solvers/exact/event_queue.hpp"
+#include "solvers/exact/time_origin.hpp"
+#include "solvers/exact/tracked_chain.hpp"
+#include "solvers/exact/whole_chain_flight.hpp"
 #include "solvers/shared/chain_end_state.hpp"
 #include "solvers/shared/contact_record.hpp"
-#include "solvers/exact/event_queue.hpp"
 #include "solvers/shared/free_rod_motion.hpp"
-#include "solvers/exact/free_flight.hpp"
-#include "solvers/shared/junction.hpp"
 #include "solvers/shared/invariant_energy.hpp"
+#include "solvers/shared/junction.hpp"
 #include "solvers/shared/outcome_builder.hpp"
 #include "solvers/shared/settling.hpp"
 #include "solvers/shared/time_shift.hpp"
@@ -31,64 +36,39 @@ namespace rodcollide {
 
 namespace {
 
+using exact::AsleepRods;
+using exact::JunctionState;
+using exact::TimeOrigin;
+using exact::TrackedChain;
+using exact::WholeChainFlight;
+
 constexpr double inf = std::numeric_limits<double>::infinity();
 constexpr double time_tolerance = 1e-10;     // x shortest transit time: simultaneous arrivals
-constexpr double time_rounding = 1e-14;      // x |t|: rounding of large times
-constexpr std::size_t path_budget = 1 << 16; // breakpoints of free-flight paths kept at once
-constexpr std::size_t wake_budget = 1 << 12; // windows per closing bound of an asleep rod
 
-/// A rod asleep in free flight (docs/physics.md §6.7): its reflections are not processed; its two
-/// ends follow the periodic paths it had when it fell asleep.
-struct Sleep {
-    bool asleep = false;
-    double since = 0;     // [s]: when it fell asleep (the paths' start)
-    double momentum = 0;  // [N s]: constant while free
-    double next_try = 0;  // [s]: falling asleep is tried at most once per period
-    std::optional<std::pair<PeriodicPath, PeriodicPath>> paths;  // right end, left end, from `since`
-};
-
-/// Transport state of one junction: where it reads its arrivals and what it last emitted (its next
-/// event time is in the EventQueue). Its physics is the model's (Junction, junction.hpp), its contact
-/// history the ContactRecord's.
-struct JunctionState {
-    std::size_t cursor_alpha = 0;  // current piece of the left element's alpha history
-    std::size_t cursor_beta = 0;   // current piece of the right element's beta history
-
-    // Emitted and ideal (undropped) outgoing invariants, for energy accounting of dropped jumps.
-    double emitted_left = 0, ideal_left = 0;    // beta into the left element
-    double emitted_right = 0, ideal_right = 0;  // alpha into the right element
-    double accounted_until = 0;                 // [s]
-};
-
-class FrontTracker {
+class FrontTracker final : private exact::TrackerActions {
 public:
     FrontTracker(const Chain& chain, const SolverOptions& options)
         : chain_(chain), elements_(chain.elements()), junctions_(chain.junctions()), options_(options),
-          field_(chain), contacts_(chain), chain_ends_(chain), queue_(junctions_.size()) {
+          field_(chain), contacts_(chain), chain_ends_(chain), queue_(junctions_.size()),
+          only_free_rods_(only_free_rods(chain)),
+          tracked_{elements_, junctions_, field_, contacts_, state_},
+          asleep_(tracked_, *this, free_flight(options, only_free_rods_) && !chain.ends().any()),
+          flight_(tracked_, *this, chain_ends_, free_flight(options, only_free_rods_) && !asleep_.on()),
+          time_origin_(options.rebase_times && !options.keep_history && !chain.ends().any(),
+                       2 * chain.longest_transit_time()) {
         velocity_scale_ = chain.velocity_scale();
         tolerances_ = contact_tolerances(chain);
         velocity_tolerance_ = tolerances_.velocity;
         drop_threshold_ = options.drop_tolerance * velocity_scale_;
         time_tolerance_ = time_tolerance * chain.shortest_transit_time();
         merge_below_ = options.time_resolution * chain.shortest_transit_time();
+        tracked_.velocity_scale = velocity_scale_;
+        tracked_.velocity_tolerance = velocity_tolerance_;
+        tracked_.time_tolerance = time_tolerance_;
         state_.resize(junctions_.size());
         last_junction_ = junctions_.size() - 1;
         if (options.force_samples)
             for (std::size_t k = 0; k < contacts_.size(); ++k) contacts_[k].record_forces();
-        // Rods of one element between free ends and unilateral contacts are free-free whenever no
-        // contact carries force (other kinds act on a rod without a contact force).
-        only_free_rods_ = elements_.size() == chain.size() && std::ranges::all_of(junctions_, [](const Junction& q) {
-                              return q.kind == JunctionKind::free_end || q.kind == JunctionKind::contact;
-                          });
-        free_flight_ = options.skip_free_flight && !options.keep_history && only_free_rods_;
-        rebasing_ = options.rebase_times && !options.keep_history && !chain.ends().any();
-        sleeping_ = free_flight_ && !chain.ends().any();
-        if (sleeping_) {
-            sleep_.resize(elements_.size());
-            wake_.assign(junctions_.size(), inf);
-            synced_.assign(junctions_.size(), 0);
-        }
-        if (rebasing_) rebase_after_ = 2 * chain.longest_transit_time();
         for (std::size_t j = 0; j < junctions_.size(); ++j) {
             const Junction& q = junctions_[j];
             JunctionState& s = state_[j];
@@ -99,10 +79,10 @@ public:
     }
 
     CharacteristicsSolution run() {
-        // Times below are relative to origin_ (0 unless rebasing moves it, move_time_origin()).
+        // Times below are relative to the origin (0 unless rebasing moves it, move_time_origin()).
         const double record_until = options_.record_until.value_or(0);
         const auto recorded_until = [&] {
-            return std::max(record_until, outcome_.end_time + options_.record_after_settling) - origin_;
+            return std::max(record_until, outcome_.end_time + options_.record_after_settling) - time_origin_.origin();
         };
         bool have_outcome = false;
         double t = 0, t_next = 0;
@@ -121,21 +101,20 @@ public:
             // asleep, the next event can lie any number of periods ahead.
             // After settling the outcome is read again at the horizon, if there is one (run()'s
             // end): the origin keeps moving until then.
-            if (rebasing_ && (!have_outcome || options_.end_time) && t_next > rebase_after_)
-                t_next = move_time_origin(t_next)(t_next);
+            if ((!have_outcome || options_.end_time) && time_origin_.due(t_next)) t_next = move_time_origin(t_next)(t_next);
             t = t_next;
             process_group(t);
-            if ((++groups_ & 0xffff) == 0 && options_.progress) options_.progress(origin_ + t, groups_);
+            if ((++groups_ & 0xffff) == 0 && options_.progress) options_.progress(time_origin_.origin() + t, groups_);
             if (groups_ > options_.max_events)
                 throw SolverLimitExceeded(fmt::format(
                     "characteristics solver: reached max_events = {} event groups at t = {:g} "
                     "without settling ({} contact closings so far; long chains with gaps can keep "
                     "colliding for 1e9 s and more, docs/physics.md §5.4); raise [solver] max_events "
                     "(--max-events) or set [solver] end_time",
-                    options_.max_events, origin_ + t, closings()));
+                    options_.max_events, time_origin_.origin() + t, closings()));
             if (forced_contacts_ == 0) settling_.force_free([&] {
                 if (only_free_rods_ && approaching_neighbours(t)) return inf;  // cheap, and no rod woken
-                wake_all(t);  // the bound reads every rod's arrivals
+                asleep_.wake_all(t);  // the bound reads every rod's arrivals
                 const double bound = settle_bound(t);
                 // Free rods keep their momentum and energy: read them now, before times grow
                 // large against the transit times (their rounding is that of t, not of the
@@ -145,23 +124,23 @@ public:
             });
             // With rods asleep each contact has its own wake-up time and no whole-chain flight is
             // needed (it would rebuild every rod for the one contact that limits it).
-            if (forced_contacts_ == 0 && free_flight_ && !sleeping_ && t >= next_free_flight_) skip_free_flight(t);
+            if (forced_contacts_ == 0 && flight_.due(t)) flight_.fly(t, std::min(settling_.settle_time(), horizon()));
         }
         if (options_.end_time) {
             // The origin moves to the horizon first: the rods woken and read there would otherwise
             // be rebuilt at a time as far from the origin as the horizon is from the last event
             // (1e9 s on a long run), their fronts' times rounded by eps x that, and momentum lost
             // (24% on a 70-rod chain at end_time = 1e10, fuzz/regressions/long_horizon_*.toml).
-            if (rebasing_ && horizon() > rebase_after_) {
+            if (time_origin_.due(horizon())) {
                 const TimeShift shift = move_time_origin(horizon());
                 t = shift(t);
                 t_next = shift(t_next);
             }
-            wake_all(horizon());  // no event of an awake rod lies between t and the horizon
+            asleep_.wake_all(horizon());  // no event of an awake rod lies between t and the horizon
             outcome_ = snapshot(horizon(), have_outcome, nullptr, *options_.end_time);
         } else if (!have_outcome) {
             // The event queue ran dry: nothing moves relative to anything any more.
-            wake_all(t);
+            asleep_.wake_all(t);
             outcome_ = snapshot(t, true);
         }
         // Nothing changes between the last event group and the next event.
@@ -172,36 +151,21 @@ public:
 
 private:
     const Element& element(std::ptrdiff_t e) const { return elements_[static_cast<std::size_t>(e)]; }
-    /// The end time relative to origin_ (+inf without one).
-    double horizon() const { return options_.end_time.value_or(inf) - origin_; }
+    /// The end time relative to the time origin (+inf without one).
+    double horizon() const { return options_.end_time.value_or(inf) - time_origin_.origin(); }
 
     /// Moves the time origin forward to time t, so that the times the solver computes from then
     /// on are small again (time_shift.hpp, docs/physics.md §6.6); returns the shift (t becomes
     /// about 0). Every stored time moves with it; what is reported stays absolute.
     TimeShift move_time_origin(double t) {
-        const double origin = origin_ + t;
-        const TimeShift shift = TimeShift::between(origin_, origin);
-        field_.move_time_origin(shift, origin);
-        contacts_.move_time_origin(shift, origin);
+        const TimeShift shift = time_origin_.move_to(t);
+        field_.move_time_origin(shift, time_origin_.origin());
+        contacts_.move_time_origin(shift, time_origin_.origin());
         settling_.shift_times(shift);
         for (JunctionState& s : state_) s.accounted_until = shift(s.accounted_until);
         for (std::size_t j = 0; j < junctions_.size(); ++j) queue_.set(j, shift(queue_.time(j)));
-        next_free_flight_ = shift(next_free_flight_);
-        for (std::size_t e = 0; e < sleep_.size(); ++e) {
-            Sleep& z = sleep_[e];
-            z.next_try = shift(z.next_try);
-            if (!z.asleep) continue;
-            // Only the phase matters (the paths are periodic): the start moves by whole periods to
-            // within one before the new origin, so that t - since stays small. The shift is reduced
-            // modulo the period first (fmod is exact): shifted whole, the start took the rounding
-            // of the shift's size, and a far wake-up or horizon moves the origin by up to 1e9
-            // periods at once (the phase was off by eps x the shift).
-            const double period = 2 * elements_[e].transit_time;
-            z.since = -periodic_phase(std::fmod(shift.hi, period) + shift.lo - z.since, period);
-        }
-        for (double& w : wake_) w = shift(w);
-        for (double& w : synced_) w = shift(w);
-        origin_ = origin;
+        flight_.shift_times(shift);
+        asleep_.shift_times(shift);
         return shift;
     }
     /// Contact closings so far (for the message of a run that reaches max_events).
@@ -215,7 +179,7 @@ private:
 
     double next_event_time() const { return queue_.top_time(); }
 
-    double group_tolerance(double t) const { return time_tolerance_ + time_rounding * std::abs(t); }
+    double group_tolerance(double t) const { return tracked_.group_tolerance(t); }
 
     void process_group(double t) {
         const double read_until = t + group_tolerance(t);
@@ -237,46 +201,27 @@ private:
         for (std::size_t g = 0; g < group_.size(); ++g) process_junction(group_[g], group_times_[g], read_until);
         for (std::size_t j : group_) reschedule(j);
         for (std::size_t j : touched_) reschedule(j);
-        if (sleeping_)
+        if (asleep_.on())
             for (std::size_t j : group_) {
-                if (junctions_[j].left >= 0) try_sleep(static_cast<std::size_t>(junctions_[j].left), t);
-                if (junctions_[j].right >= 0) try_sleep(static_cast<std::size_t>(junctions_[j].right), t);
+                if (junctions_[j].left >= 0) asleep_.try_sleep(static_cast<std::size_t>(junctions_[j].left), t);
+                if (junctions_[j].right >= 0) asleep_.try_sleep(static_cast<std::size_t>(junctions_[j].right), t);
             }
     }
 
     /// Junction j's response at its event time t, with what arrives there up to `read_until` (the
     /// group's simultaneity window).
     void process_junction(std::size_t j, double t, double read_until) {
+        if (asleep_.has_sleeper(j) && asleep_.beside_sleeper(j, t, read_until)) {
+            reflect_beside_sleeper(j, t, read_until);
+            return;
+        }
         const double tol = read_until - t;
         const Junction& q = junctions_[j];
         JunctionState& s = state_[j];
-        if (has_sleeper(j)) {
-            // A rod asleep on either side: the gap's exact value now; at the wake-up time, a new
-            // bound from here, and the sleepers woken if the contact may close soon.
-            sync_gap(j, t);
-            if (read_until >= wake_[j]) {
-                if (!arm_wake(j, t) && wake_[j] - t < 0.125 * shortest_sleeper_period(j)) {
-                    if (asleep(q.left)) wake(static_cast<std::size_t>(q.left), t);
-                    if (asleep(q.right)) wake(static_cast<std::size_t>(q.right), t);
-                }
-            }
-        }
-        const bool left_asleep = asleep(q.left), right_asleep = asleep(q.right);
         JunctionArrivals in;
-        if (q.left >= 0 && !left_asleep) {
+        if (q.left >= 0) {
             in.z_left = element(q.left).impedance;
             in.alpha_in = arrived(field_.alpha_arrivals(q.left), s.cursor_alpha, read_until);
-        }
-        if (left_asleep || right_asleep) {
-            // The contact is open (the wake-up bound keeps it so): each awake end reflects its own
-            // arrivals, and the gap moves on with the asleep end's path (sync_gap()).
-            if (q.right >= 0 && !right_asleep) in.beta_in = arrived(field_.beta_arrivals(q.right), s.cursor_beta, read_until);
-            account_energy(j, t);
-            const JunctionResponse r = open_junction(in.alpha_in, in.beta_in);
-            if (q.left >= 0 && !left_asleep) emit_left(j, r.beta_to_left, r.beta_to_left, t, false);
-            if (q.right >= 0 && !right_asleep) emit_right(j, r.alpha_to_right, r.alpha_to_right, t, false);
-            arm_wake(j, t);
-            return;
         }
         if (q.right >= 0) {
             in.z_right = element(q.right).impedance;
@@ -303,6 +248,24 @@ private:
         if (is_chain_end(j) && chain_ends_.update(j, r, t)) settling_.force_carried();
         if (q.left >= 0) emit_left(j, r.beta_to_left, ideal.beta_to_left, t, splits);
         if (q.right >= 0) emit_right(j, r.alpha_to_right, ideal.alpha_to_right, t, splits);
+    }
+
+    /// Junction j beside a rod asleep (asleep_rods.hpp): the contact is open (the wake-up bound
+    /// keeps it so), each awake end reflects its own arrivals, and the gap moves on with the
+    /// asleep end's path.
+    void reflect_beside_sleeper(std::size_t j, double t, double read_until) {
+        const Junction& q = junctions_[j];
+        JunctionState& s = state_[j];
+        const bool left_awake = q.left >= 0 && !asleep_.asleep(q.left);
+        const bool right_awake = q.right >= 0 && !asleep_.asleep(q.right);
+        JunctionArrivals in;
+        if (left_awake) in.alpha_in = arrived(field_.alpha_arrivals(q.left), s.cursor_alpha, read_until);
+        if (right_awake) in.beta_in = arrived(field_.beta_arrivals(q.right), s.cursor_beta, read_until);
+        account_energy(j, t);
+        const JunctionResponse r = open_junction(in.alpha_in, in.beta_in);
+        if (left_awake) emit_left(j, r.beta_to_left, r.beta_to_left, t, false);
+        if (right_awake) emit_right(j, r.alpha_to_right, r.alpha_to_right, t, false);
+        asleep_.rearm(j, t);
     }
 
     /// Front-count control at a force-carrying junction, where every arriving front splits in two.
@@ -361,7 +324,7 @@ private:
         if (force != 0) settling_.force_carried();
     }
 
-    void account_energy(std::size_t j, double t) {
+    void account_energy(std::size_t j, double t) override {
         JunctionState& s = state_[j];
         // Nothing to add while the junction emits the exact invariants (the rate is exactly 0).
         if (s.emitted_left != s.ideal_left || s.emitted_right != s.ideal_right)
@@ -434,330 +397,35 @@ private:
             throw SolverLimitExceeded(fmt::format(
                 "characteristics solver: reached max_fronts = {} stored fronts ({} MB) at t = {:g}; "
                 "raise [solver] max_fronts (--max-fronts) or [solver] time_resolution (--time-resolution, now {:g}), "
-                "or set [solver] end_time", options_.max_fronts, options_.max_fronts * 16 / 1000000, origin_ + arrival,
+                "or set [solver] end_time", options_.max_fronts, options_.max_fronts * 16 / 1000000, time_origin_.origin() + arrival,
                 options_.time_resolution));
         peak_stored_fronts_ = std::max(peak_stored_fronts_, stored_fronts_);
         history.push(arrival, value);
     }
 
-    void reschedule(std::size_t j) {
+    void reschedule(std::size_t j) override {
         const Junction& q = junctions_[j];
         const JunctionState& s = state_[j];
         double t = inf;
-        if (q.left >= 0 && !asleep(q.left)) {
+        if (q.left >= 0 && !asleep_.asleep(q.left)) {
             const StepFunction& a = field_.alpha_arrivals(q.left);
             if (s.cursor_alpha + 1 < a.size()) t = std::min(t, a.time(s.cursor_alpha + 1));
         }
-        if (q.right >= 0 && !asleep(q.right)) {
+        if (q.right >= 0 && !asleep_.asleep(q.right)) {
             const StepFunction& b = field_.beta_arrivals(q.right);
             if (s.cursor_beta + 1 < b.size()) t = std::min(t, b.time(s.cursor_beta + 1));
         }
         const std::ptrdiff_t k = contacts_.contact_at(j);
-        if (k >= 0) t = std::min(t, has_sleeper(j) ? wake_[j] : contacts_[static_cast<std::size_t>(k)].closing_time());
+        if (k >= 0) t = std::min(t, asleep_.has_sleeper(j) ? asleep_.wake_time(j) : contacts_[static_cast<std::size_t>(k)].closing_time());
         if (is_chain_end(j)) t = std::min(t, chain_ends_.next_load_time(j));
         if (t != queue_.time(j)) queue_.set(j, t);
     }
 
-
-    // ---- Rods asleep in free flight (docs/physics.md §6.7) ------------------------------------------
-    // A rod whose two ends are free (open contacts, free chain ends) moves periodically about its
-    // drift for as long as they stay free. Asleep, its reflections are not processed: its ends
-    // follow the periodic paths it had when it fell asleep, its neighbours reflect at their own
-    // ends as before, and each of its contacts has a wake-up time before which the gap provably
-    // stays open (closing_lower_bound() against the neighbour's path, or against the neighbour's
-    // end moving steadily until its next arrival there). At the wake-up time the rod's arrivals
-    // are rebuilt from its paths (as after a global free flight) and it is processed as before.
-
-    bool asleep(std::ptrdiff_t e) const { return sleeping_ && e >= 0 && sleep_[static_cast<std::size_t>(e)].asleep; }
-    bool has_sleeper(std::size_t j) const { return asleep(junctions_[j].left) || asleep(junctions_[j].right); }
-
-    double shortest_sleeper_period(std::size_t j) const {
-        double p = inf;
-        for (std::ptrdiff_t e : {junctions_[j].left, junctions_[j].right})
-            if (asleep(e)) p = std::min(p, 2 * element(e).transit_time);
-        return p;
-    }
-
-    /// How the end of element e at junction j (its right end if `right_end`) moves from t on:
-    /// asleep, along its path; awake, at the velocity of what last arrived there (free end).
-    EndView end_view(std::size_t e, bool right_end, double t) const {
-        const Sleep& z = sleep_[e];
-        if (z.asleep) return EndView::periodic(right_end ? z.paths->first : z.paths->second, t - z.since);
-        return EndView::steady(right_end ? field_.alpha_arrivals(e).value(state_[e + 1].cursor_alpha)
-                                         : field_.beta_arrivals(e).value(state_[e].cursor_beta));
-    }
-
-    /// Brings the gap of the contact at junction j (a rod asleep on a side) exactly to t: since it
-    /// was last synced, an awake end moved at one velocity (it had no arrival: an arrival there is
-    /// processed, and syncs first), an asleep one along its path. The record keeps it, rate 0.
-    void sync_gap(std::size_t j, double t) {
-        const std::ptrdiff_t k = contacts_.contact_at(j);
-        if (k < 0) return;
-        ContactRecord& c = contacts_[static_cast<std::size_t>(k)];
-        const double since = std::exchange(synced_[j], t), u = t - since;
-        if (c.closed()) return;  // inert touching ends: no gap while they stay so
-        const auto l = static_cast<std::size_t>(junctions_[j].left), r = static_cast<std::size_t>(junctions_[j].right);
-        const double gap = c.gap_at(since) + end_view(r, false, since).position(u) - end_view(l, true, since).position(u);
-        c.set_gap(std::max(0.0, gap), t);
-    }
-
-    /// The wake-up time of the contact at junction j, synced at t: a lower bound of its closing,
-    /// while its awake end (if any) keeps its velocity, i.e. until its next arrival there. Returns
-    /// whether the gap was proven open up to that arrival or the renewal time (not a closing).
-    bool arm_wake(std::size_t j, double t) {
-        const std::ptrdiff_t k = contacts_.contact_at(j);
-        if (k < 0) return true;
-        if (contacts_[static_cast<std::size_t>(k)].closed()) {
-            wake_[j] = inert_until(j, t);
-            return wake_[j] > t;
-        }
-        const Junction& q = junctions_[j];
-        const auto l = static_cast<std::size_t>(q.left), r = static_cast<std::size_t>(q.right);
-        const JunctionState& s = state_[j];
-        double limit = inf;
-        if (!asleep(q.left)) {
-            const StepFunction& a = field_.alpha_arrivals(l);
-            limit = s.cursor_alpha + 1 < a.size() ? a.time(s.cursor_alpha + 1) - t : inf;
-        }
-        if (!asleep(q.right)) {
-            const StepFunction& b = field_.beta_arrivals(r);
-            limit = std::min(limit, s.cursor_beta + 1 < b.size() ? b.time(s.cursor_beta + 1) - t : inf);
-        }
-        // Two sleepers (or an awake end with nothing in flight): no limit, the walk's budget ends
-        // it, and the walk goes on from there at the wake-up time. (Not capped at the horizon:
-        // the run stops there whatever is scheduled after it.)
-        const double margin = 4 * velocity_scale_ * group_tolerance(t);
-        const double gap = contacts_[static_cast<std::size_t>(k)].gap_at(t);
-        const EndView left = end_view(l, true, t), right = end_view(r, false, t);
-        // Ends drifting apart with a gap wider than their excursions never meet while they move
-        // so (§6.3): nothing to renew (an awake end's next arrival is processed and arms again).
-        if (gap + right.lowest_excursion() - left.highest_excursion() > margin && right.mean_velocity() >= left.mean_velocity()) {
-            wake_[j] = inf;
-            return true;
-        }
-        const double bound = closing_lower_bound(gap, left, right, limit, margin, wake_budget);
-        wake_[j] = t + std::max(0.0, bound);
-        return bound >= limit;
-    }
-
-    /// Closed ends without force next to a sleeper (docs/physics.md §6.7): they give the open
-    /// response, and stay closed, while the free separation velocity s stays within the opening
-    /// tolerance (|s| <= it: touching_junction(), stays_in_contact()), so each rod reflects at its
-    /// own end as if free. Returns until when that provably holds: +inf between two sleepers (s is
-    /// bounded by their paths' velocity ranges), an awake end's next arrival after the group at t
-    /// (its velocity is read as of the group, arrivals due within its tolerance included, so that
-    /// one that ends the band wakes the sleeper before its junction responds), or t when the band
-    /// may be left now. Rods at rest against each other with rounding-level vibrations (velocities
-    /// of 1e-16 m/s after a last-digit change of the data) then sleep instead of reflecting every
-    /// front for as long as the rest of the chain collides (fuzz/regressions/never_settles_*.toml).
-    double inert_until(std::size_t j, double t) const {
-        const Junction& q = junctions_[j];
-        const auto l = static_cast<std::size_t>(q.left), r = static_cast<std::size_t>(q.right);
-        const double read_until = t + group_tolerance(t);
-        double until = inf;
-        const auto awake_end = [&](const StepFunction& history, std::size_t cursor) {
-            while (cursor + 1 < history.size() && history.time(cursor + 1) <= read_until) ++cursor;
-            if (cursor + 1 < history.size()) until = std::min(until, history.time(cursor + 1));
-            return std::pair{history.value(cursor), history.value(cursor)};
-        };
-        const auto [left_lo, left_hi] = asleep(q.left) ? sleep_[l].paths->first.velocity_range()
-                                                       : awake_end(field_.alpha_arrivals(l), state_[j].cursor_alpha);
-        const auto [right_lo, right_hi] = asleep(q.right) ? sleep_[r].paths->second.velocity_range()
-                                                          : awake_end(field_.beta_arrivals(r), state_[j].cursor_beta);
-        const bool inert = right_lo - left_hi >= -velocity_tolerance_ && right_hi - left_lo <= velocity_tolerance_;
-        return inert ? until : t;
-    }
-
-    /// Puts element e (a rod) to sleep at t if both its ends are free and neither contact can close
-    /// within a period (or before the neighbour's next arrival), at most once per period.
-    void try_sleep(std::size_t e, double t) {
-        Sleep& z = sleep_[e];
-        const double period = 2 * elements_[e].transit_time;
-        if (z.asleep || t < z.next_try) return;
-        z.next_try = t + period;
-        for (std::size_t j : {e, e + 1}) {
-            const std::ptrdiff_t k = contacts_.contact_at(j);
-            if (k < 0 && junctions_[j].kind != JunctionKind::free_end) return;
-            if (k < 0) continue;
-            // A contact carrying force, or open with no gap yet (it is closed or opened at its next
-            // arrival), is refused before the paths are built. Closed ends without force may
-            // sleep while they stay inert (inert_until()).
-            const ContactRecord& c = contacts_[static_cast<std::size_t>(k)];
-            if (c.force() != 0 || (c.touching() && !c.closed())) return;
-        }
-        if (arrivals_pending(e, t)) return;
-        z.paths = end_paths_of(e, t);
-        if (z.paths->first.steady() && z.paths->second.steady()) {
-            z.paths.reset();  // nothing in flight: no reflection to save, only a wake-up to pay
-            return;
-        }
-        // Each contact's gap exactly at t, under the modes so far: synced next to a sleeper,
-        // otherwise from its rate.
-        for (std::size_t j : {e, e + 1}) {
-            const std::ptrdiff_t k = contacts_.contact_at(j);
-            if (k < 0) continue;
-            if (has_sleeper(j)) {
-                sync_gap(j, t);
-            } else {
-                ContactRecord& c = contacts_[static_cast<std::size_t>(k)];
-                c.set_gap(c.gap_at(t), t);
-                synced_[j] = t;
-            }
-        }
-        z.since = t;
-        z.asleep = true;
-        for (std::size_t j : {e, e + 1}) {
-            if (arm_wake(j, t) || wake_[j] - t >= period) continue;
-            // A closing may come within a period: stay awake (the paths are dropped).
-            z.asleep = false;
-            z.paths.reset();
-            for (std::size_t i : {e, e + 1}) {
-                restore_rate(i, t);
-                reschedule(i);
-            }
-            return;
-        }
-        z.momentum = field_.momentum(e, t);
-        field_.freeze(e);  // its arrivals are not read until it wakes
-        ++sleeps_;
-        reschedule(e);
-        reschedule(e + 1);
-    }
-
-    /// Whether element e has arrivals pending within the group tolerance of t (read by a
-    /// junction of a later group): it is not free of them yet.
-    bool arrivals_pending(std::size_t e, double t) const {
-        const double until = t + group_tolerance(t);
-        const StepFunction &a = field_.alpha_arrivals(e), &b = field_.beta_arrivals(e);
-        const std::size_t ca = state_[e + 1].cursor_alpha, cb = state_[e].cursor_beta;
-        return (ca + 1 < a.size() && a.time(ca + 1) <= until) || (cb + 1 < b.size() && b.time(cb + 1) <= until);
-    }
-
-    /// After a change of mode at t, the contact at junction j (synced at t) is tracked as before:
-    /// by its rate if both ends are awake, by syncing otherwise.
-    void restore_rate(std::size_t j, double t) {
-        const std::ptrdiff_t k = contacts_.contact_at(j);
-        if (k < 0) return;
-        ContactRecord& c = contacts_[static_cast<std::size_t>(k)];
-        if (has_sleeper(j)) {
-            arm_wake(j, t);
-            return;
-        }
-        const Junction& q = junctions_[j];
-        c.set_gap_rate(free_separation_velocity(field_.alpha_arrivals(q.left).value(state_[j].cursor_alpha),
-                                                field_.beta_arrivals(q.right).value(state_[j].cursor_beta)));
-        wake_[j] = inf;
-    }
-
-    /// Wakes element e at t: its arrivals from t on rebuilt from its paths (restart_element()),
-    /// its contacts' gaps synced to t and tracked as before.
-    void wake(std::size_t e, double t) {
-        Sleep& z = sleep_[e];
-        if (!z.asleep) return;
-        field_.thaw(e);
-        for (std::size_t j : {e, e + 1}) sync_gap(j, t);
-        const double T = elements_[e].transit_time, u = periodic_phase(t - z.since, 2 * T);
-        restart_element(e, z.paths->first.pieces(u, T), z.paths->second.pieces(u, T), t);
-        z.asleep = false;
-        z.paths.reset();
-        z.next_try = t + 2 * T;
-        for (std::size_t j : {e, e + 1}) {
-            restore_rate(j, t);
-            touched_.push_back(j);  // rescheduled with the group
-            reschedule(j);
-        }
-    }
-
-    void wake_all(double t) {
-        if (!sleeping_) return;
-        for (std::size_t e = 0; e < elements_.size(); ++e) wake(e, t);
-    }
-
-    /// A rod's momentum at t; asleep, the one it fell asleep with.
-    double rod_momentum(std::size_t i, double t) const {
-        return asleep(static_cast<std::ptrdiff_t>(i)) ? sleep_[i].momentum : field_.momentum(i, t);
-    }
-
-    /// With no contact carrying force at t, every rod is free-free: advances them all to just before
-    /// the next possible closing (free_flight.hpp), or to the settling time or the horizon, by
-    /// rebuilding each rod's arrivals there from its periodic motion (docs/physics.md §6.6).
-    /// Only chains whose rods do not sleep take such flights (a load on a free end: sleeping
-    /// rods make them unnecessary), so every rod is awake here and the times are absolute.
-    void skip_free_flight(double t) {
-        if (chain_ends_.load_acting(t)) return;  // its steps still drive an end (found by the fuzzer)
-        double longest = 0;
-        for (const Element& e : elements_) longest = std::max(longest, 2 * e.transit_time);
-        next_free_flight_ = t + longest;  // a failed attempt is retried one period later
-        const double until = std::min(settling_.settle_time(), horizon());
-        double limit = until - t;
-        // Each element's two end paths, built when a contact first needs them. They copy every
-        // front in flight (about 80 bytes each), so beyond a budget (2.5 MB) they are dropped
-        // once the contacts on both sides are done and rebuilt for the restart: memory stays
-        // that of the fronts themselves.
-        std::vector<std::optional<std::pair<PeriodicPath, PeriodicPath>>> paths(elements_.size());
-        std::size_t kept = 0;
-        const auto end_paths = [&](std::size_t e) -> const std::pair<PeriodicPath, PeriodicPath>& {
-            if (!paths[e]) {
-                paths[e] = end_paths_of(e, t);
-                kept += paths[e]->first.breakpoints() + paths[e]->second.breakpoints();
-            }
-            return *paths[e];
-        };
-        const double margin = 4 * velocity_scale_ * group_tolerance(t);
-        for (std::size_t k = 0; k < contacts_.size() && limit > longest; ++k) {
-            const Junction& q = junctions_[contacts_.junction(k)];
-            const auto left = static_cast<std::size_t>(q.left), right = static_cast<std::size_t>(q.right);
-            const PeriodicPath& l = end_paths(left).first;    // the right end of the left element
-            const PeriodicPath& r = end_paths(right).second;  // the left end of the right element
-            if (contacts_[k].closed()) {
-                // Ends touching without force stay so, inert, while neither vibrates and their
-                // velocities agree within the opening tolerance (stays_touching(), §1.4).
-                if (!l.steady() || !r.steady() ||
-                    std::abs(free_separation_velocity(l.velocity(0), r.velocity(0))) > velocity_tolerance_)
-                    return;
-            } else {
-                limit = closing_lower_bound(contacts_[k].gap_at(t), l, r, limit, margin, 1 << 16);
-            }
-            if (kept > path_budget) paths[left].reset();  // both its contacts are done
-        }
-        if (!(limit > longest) || !std::isfinite(limit)) return;
-        const double to = std::min(t + limit, until);
-        const double u = to - t;
-        for (std::size_t j = 0; j < junctions_.size(); ++j) account_energy(j, to);
-        struct EndMotion {
-            double position, velocity;  // displacement over [t, to] and velocity at `to`
-        };
-        std::vector<EndMotion> right_end(elements_.size()), left_end(elements_.size());
-        for (std::size_t e = 0; e < elements_.size(); ++e) {
-            const auto& [right, left] = end_paths(e);
-            right_end[e] = {right.position(u), right.velocity(u)};
-            left_end[e] = {left.position(u), left.velocity(u)};
-            restart_element(e, right.pieces(u, elements_[e].transit_time), left.pieces(u, elements_[e].transit_time), to);
-            paths[e].reset();
-        }
-        for (std::size_t k = 0; k < contacts_.size(); ++k) {
-            const Junction& q = junctions_[contacts_.junction(k)];
-            const auto l = static_cast<std::size_t>(q.left), r = static_cast<std::size_t>(q.right);
-            ContactRecord& c = contacts_[k];
-            if (c.closed()) continue;
-            c.set_gap(std::max(0.0, c.gap_at(t) + left_end[r].position - right_end[l].position), to);
-            c.set_gap_rate(free_separation_velocity(right_end[l].velocity, left_end[r].velocity));
-        }
-        for (std::size_t j = 0; j < junctions_.size(); ++j) reschedule(j);
-        ++free_flights_;
-        next_free_flight_ = to + longest;
-    }
-
-    /// The periodic paths of element e's right and left ends from t (free_flight.hpp).
-    std::pair<PeriodicPath, PeriodicPath> end_paths_of(std::size_t e, double t) const {
-        const ArrivalWindow alpha = field_.alpha_window(e, t), beta = field_.beta_window(e, t);
-        const double period = 2 * elements_[e].transit_time;
-        return {PeriodicPath(alpha, beta, period), PeriodicPath(beta, alpha, period)};
-    }
+    void touch(std::size_t j) override { touched_.push_back(j); }
 
     /// Element e's arrivals from `to` on: `alpha` and `beta` over [to, to + T), as its free ends
     /// have emitted them; each junction has read what arrived up to `to` and reflected it.
-    void restart_element(std::size_t e, const ArrivalWindow& alpha, const ArrivalWindow& beta, double to) {
+    void restart_element(std::size_t e, const ArrivalWindow& alpha, const ArrivalWindow& beta, double to) override {
         JunctionState& left = state_[e];       // reads beta, emits alpha
         JunctionState& right = state_[e + 1];  // reads alpha, emits beta
         const double T = elements_[e].transit_time;
@@ -816,7 +484,7 @@ private:
     bool approaching_neighbours(double t) const {
         double left = 0;
         for (std::size_t i = 0; i < chain_.size(); ++i) {
-            const double v = rod_momentum(i, t) / chain_[i].mass();  // as free_rod_motion() has it
+            const double v = asleep_.momentum(i, t) / chain_[i].mass();  // as free_rod_motion() has it
             if (i > 0 && v - left < -velocity_tolerance_) return true;
             left = v;
         }
@@ -843,8 +511,8 @@ private:
                      std::optional<double> absolute = std::nullopt) const {
         SolverReport report;
         report.method = Method::characteristics;
-        report.end_time = absolute.value_or(origin_ + t);
-        if (origin_ != 0) report.records_time = t;
+        report.end_time = absolute.value_or(time_origin_.origin() + t);
+        if (time_origin_.origin() != 0) report.records_time = t;
         report.settled = settled;
         report.at_horizon = absolute.has_value();
         report.rods = free_rods ? *free_rods : rod_states(t);
@@ -859,7 +527,9 @@ private:
         // of its period, so only the rounding of each event group's arithmetic adds up (like a
         // random walk: 1e-12 after 1e7 groups); conservation_rounding holds it at every horizon.
         const double rounding_growth =
-            rebasing_ ? 0.0 : 16 * std::numeric_limits<double>::epsilon() * (origin_ + t) / chain_.shortest_transit_time();
+            time_origin_.on() ? 0.0
+                              : 16 * std::numeric_limits<double>::epsilon() * (time_origin_.origin() + t) /
+                                    chain_.shortest_transit_time();
         report.accuracy = std::max(characteristics_accuracy(options_), rounding_growth);
         report.balance_accuracy = std::max(conservation_rounding, rounding_growth);
         // Free-flight skipping is exact; a dropped or merged front moves later contact events by
@@ -874,8 +544,8 @@ private:
         report.left_end = chain_ends_.report(ChainSide::left, t);
         report.right_end = chain_ends_.report(ChainSide::right, t);
         report.force_samples = options_.force_samples;
-        report.stats.free_flights = free_flights_;
-        report.stats.sleeps = sleeps_;
+        report.stats.free_flights = flight_.flights();
+        report.stats.sleeps = asleep_.sleeps();
         return build_outcome(chain_, contacts_, std::move(report));
     }
 
@@ -902,22 +572,27 @@ private:
     std::size_t forced_contacts_ = 0, groups_ = 0, fronts_ = 0, dropped_fronts_ = 0, merged_fronts_ = 0;
     std::size_t stored_fronts_ = 0, peak_stored_fronts_ = 0;
     std::vector<RodState> free_rods_;  // at the start of the current force-free epoch
-    bool only_free_rods_ = false, free_flight_ = false;
-    double next_free_flight_ = 0;
-    std::size_t free_flights_ = 0;
-    // Rebasing (move_time_origin()): on when only the outcome is wanted and the chain's ends are
-    // free (loads and walls keep absolute times), to the next group's time whenever that lies
-    // more than rebase_after_ (a longest period) past the origin.
-    bool rebasing_ = false;
-    double rebase_after_ = inf;
-    double origin_ = 0;        // absolute time of the solver's time 0 [s]
-    // Rods asleep in free flight (try_sleep()): on with free-flight skipping on a chain without
-    // loads or walls.
-    bool sleeping_ = false;
-    std::vector<Sleep> sleep_;    // per element
-    std::vector<double> wake_;    // per junction: wake-up time of a contact with a sleeper [s]
-    std::vector<double> synced_;  // per junction: when that contact's gap was last synced [s]
-    std::size_t sleeps_ = 0;
+    // Rods of one element between free ends and unilateral contacts are free-free whenever no
+    // contact carries force (other kinds act on a rod without a contact force).
+    bool only_free_rods_ = false;
+    // What skips work without changing the result, lent the chain's state (tracked_): rods asleep
+    // in free flight, on with free-flight skipping on a chain without loads or walls; whole-chain
+    // flights, on with free-flight skipping where rods do not sleep; and the moving time origin,
+    // on when only the outcome is wanted and the chain's ends are free.
+    TrackedChain tracked_;
+    AsleepRods asleep_;
+    WholeChainFlight flight_;
+    TimeOrigin time_origin_;
+
+    static bool only_free_rods(const Chain& chain) {
+        return chain.elements().size() == chain.size() && std::ranges::all_of(chain.junctions(), [](const Junction& q) {
+                   return q.kind == JunctionKind::free_end || q.kind == JunctionKind::contact;
+               });
+    }
+    /// Free-flight skipping (docs/physics.md §6.6-6.7): asked for, no history kept, free rods only.
+    static bool free_flight(const SolverOptions& options, bool only_free_rods) {
+        return options.skip_free_flight && !options.keep_history && only_free_rods;
+    }
 };
 
 }  // namespace
