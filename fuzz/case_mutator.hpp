@@ -5,6 +5,8 @@
 // mutation mostly breaks the TOML. No physics here; what each key means is docs/case_file.md.
 #pragma once
 
+#include "rodcollide/solver_option_table.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -26,18 +28,25 @@ namespace rodcollide::fuzz {
 /// top level), and the strings its string keys take.
 struct TableKeys {
     std::string_view table;
-    std::array<std::string_view, 9> keys;  // empty entries unused
+    std::array<std::string_view, 16> keys;  // empty entries unused
 };
-inline constexpr std::array<TableKeys, 8> case_keys = {{
-    {"", {"title", "units"}},
-    {"defaults", {"length", "area", "density", "youngs_modulus", "velocity", "gap"}},
-    {"rod", {"length", "area", "density", "youngs_modulus", "velocity", "gap"}},
-    {"rod.segment", {"length", "area", "density", "youngs_modulus"}},
-    {"solver", {"method", "end_time", "record_until", "drop_tolerance", "max_events", "max_fronts", "cells"}},
-    {"end", {"kind", "gap"}},  // [left] and [right]
-    {"load", {"end", "quantity", "time", "value", "shape", "amplitude", "duration", "rise", "fall"}},
-    {"gauge", {"rod", "x", "name"}},
-}};
+/// The [solver] keys are those of the option table (solver_option_table.hpp), so a new option is
+/// fuzzed as soon as it has its row.
+inline const std::array<TableKeys, 8> case_keys = [] {
+    TableKeys solver{"solver", {}};
+    std::size_t n = 0;
+    for (const SolverOptionSpec& o : solver_option_table()) solver.keys.at(n++) = o.key;
+    return std::array<TableKeys, 8>{{
+        {"", {"title", "units"}},
+        {"defaults", {"length", "area", "density", "youngs_modulus", "velocity", "gap"}},
+        {"rod", {"length", "area", "density", "youngs_modulus", "velocity", "gap"}},
+        {"rod.segment", {"length", "area", "density", "youngs_modulus"}},
+        solver,
+        {"end", {"kind", "gap"}},  // [left] and [right]
+        {"load", {"end", "quantity", "time", "value", "shape", "amplitude", "duration", "rise", "fall"}},
+        {"gauge", {"rod", "x", "name"}},
+    }};
+}();
 inline constexpr std::array<std::string_view, 17> case_words = {
     "characteristics", "finite-difference", "free",     "fixed", "wall", "anechoic",  "force",
     "velocity",        "left",              "right",    "rectangle", "trapezoid", "half-sine",
@@ -337,8 +346,11 @@ private:
             return '"' + std::string(pick(shapes)) + '"';
         }
         if (key == "time" || key == "value") return array(key == "time", 1 + below(5), others);
-        if (key == "max_events" || key == "max_fronts" || key == "cells" || key == "rod")
-            return number_for("1", others);
+        if (const SolverOptionSpec* o = find_solver_option(key)) {
+            if (o->type == OptionType::on_off) return chance(0.5) ? "true" : "false";
+            if (o->type == OptionType::count) return number_for("1", others);
+        }
+        if (key == "rod") return number_for("1", others);
         return number_for(chance(0.5) ? "1.0" : shortest(others.empty() ? 1.0 : pick(others)), others);
     }
     /// `n` numbers; increasing from 0 when `times`.
@@ -417,9 +429,8 @@ private:
             case 5:
             case 6:
                 t.push_back("[solver]");
-                for (std::string_view k : {"method", "end_time", "record_until", "drop_tolerance", "max_events",
-                                           "max_fronts", "cells"})
-                    if (chance(0.3)) add(k);
+                for (const SolverOptionSpec& o : solver_option_table())
+                    if (chance(0.3)) add(o.key);
                 break;
             default:  // replaces the old one: the material, and maybe a velocity and gap for all
                 t.push_back("[defaults]");

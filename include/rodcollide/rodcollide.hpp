@@ -15,6 +15,7 @@
 #include "rodcollide/gauge.hpp"            // gauge stations
 #include "rodcollide/impact_matrices.hpp"  // M, W, G of a chain
 #include "rodcollide/solver_options.hpp"   // method, horizon, caps, resolution
+#include "rodcollide/solver_option_table.hpp"  // every [solver] option: key, type, default, range, help
 
 // Reading a case
 #include "rodcollide/case_file.hpp"  // load_case(): TOML -> Case

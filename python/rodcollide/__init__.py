@@ -26,8 +26,7 @@ __all__ = ["Case", "CaseError", "Field", "ForceHistory", "GaugeSignal", "Outcome
            "compare", "field", "laws", "load_case", "parse_case", "run", "sweep"]
 
 _DICT = "<dict>"  # FILE in the messages about a Case(...)
-_SOLVER_KEYS = ("method", "end_time", "record_until", "drop_tolerance", "max_events", "max_fronts", "cells",
-                "time_resolution", "rounding_check")
+_SOLVER_KEYS = _core.solver_option_keys  # the [solver] keys, from the C++ option table
 
 
 class Case:

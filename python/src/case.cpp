@@ -5,6 +5,7 @@
 #include "bindings.hpp"
 
 #include "rodcollide/case_file.hpp"
+#include "rodcollide/solver_option_table.hpp"
 
 #include <pybind11/eigen.h>
 #include <pybind11/numpy.h>
@@ -151,6 +152,12 @@ std::optional<Case> plain_case(py::handle rods, py::handle title, const std::str
 }  // namespace
 
 void bind_case(py::module_& m) {
+    // The [solver] keys, from the option table (solver_option_table.hpp): the keyword arguments
+    // run(), compare(), sweep() and Case.with_solver() accept.
+    py::list keys;
+    for (const SolverOptionSpec& o : solver_option_table()) keys.append(std::string(o.key));
+    m.attr("solver_option_keys") = py::tuple(keys);
+
     py::class_<SolverOptions>(m, "SolverOptions",
                               "Solver options, named as the keys of a case file's [solver] table")
         .def(py::init<>())

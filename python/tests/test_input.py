@@ -126,3 +126,20 @@ def test_unusual_shapes_go_through_the_reader(rods):
     assert _core.plain_case(rods, None, "<dict>") is None
     with pytest.raises(rc.CaseError):
         rc.Case(rods=rods)
+
+
+def test_solver_keywords_are_the_option_table():
+    """Every [solver] option of the C++ table (solver_option_table.hpp) is a keyword of run() and an
+    attribute of SolverOptions, and Case.solver reads back each one."""
+    keys = _core.solver_option_keys
+    assert len(keys) == len(set(keys)) and "rounding_check" in keys and "time_resolution" in keys
+    options = _core.SolverOptions()
+    for key in keys:
+        assert hasattr(options, key), key
+    case = rc.Case(rods=[dict(ROD, velocity=1), dict(ROD, velocity=0)])
+    assert set(case.solver) == set(keys)
+    values = dict(method="characteristics", end_time=5.0, record_until=4.0, drop_tolerance=1e-9, max_events=10**6,
+                  max_fronts=10**6, cells=100, time_resolution=0.01, rounding_check=False)
+    assert set(values) == set(keys), "a new option needs a value here"
+    for key, value in values.items():
+        assert rc.run(case, **{key: value}).to_dict()["settled"] in (True, False), key

@@ -5,6 +5,7 @@
 
 #include "rodcollide/output_file.hpp"
 #include "rodcollide/figures.hpp"
+#include "rodcollide/solver_option_table.hpp"
 
 #include <fmt/format.h>
 
@@ -12,6 +13,8 @@
 #include <charconv>
 #include <cstdio>
 #include <sstream>
+#include <type_traits>
+#include <variant>
 #include <unistd.h>
 
 namespace rodcollide::cli {
@@ -157,35 +160,37 @@ std::string flag_error(const InvalidInput& e, const po::options_description& opt
 }
 
 void CommonSolverFlags::add_to(po::options_description& options, po::options_description* hidden_end_time) {
-    (hidden_end_time ? *hidden_end_time : options).add_options()
-        ("end-time", po::value<std::string>()->value_name("T"), "stop at this time [s] even if contacts may still happen (settled: false)");
-    options.add_options()
-        ("method", po::value<std::string>()->value_name("METHOD"), "characteristics (exact, default) or finite-difference")
-        ("cells", po::value<std::string>()->value_name("N"), "finite differences: cells in the rod or segment with the shortest transit time (default 1000)")
-        ("drop-tolerance", po::value<std::string>()->value_name("D"),
-         "characteristics: smallest jump kept at a contact, relative to the velocity scale, 0 to 0.01 (default 1e-12)")
-        ("time-resolution", po::value<std::string>()->value_name("R"),
-         "characteristics: once more than 16384 fronts are stored, fronts closer than R shortest transit times "
-         "are merged (momentum exact, the energy lost reported, the error estimated from a second run), "
-         "0 (exact, never merge) to 0.25 (default 0.02)")
-        ("rounding-check", po::value<std::string>()->value_name("on|off"),
-         "characteristics: repeat a run in which contacts closed again on rods eight units in the last "
-         "place longer or shorter, and report how far rounding moves the final velocities (default on; "
-         "off halves such runs' time)")
-        ("max-events", po::value<std::string>()->value_name("N"), "characteristics: cap on event groups (default 3e8)")
-        ("max-fronts", po::value<std::string>()->value_name("N"), "characteristics: cap on stored fronts, 16 bytes each (default 8e6); finite differences: on the gauges' stored values");
+    for (const SolverOptionSpec& o : solver_option_table()) {
+        if (o.value_name.empty()) continue;  // set in the case file only
+        const std::string flag = option_flag(o), help = option_help(o);
+        po::options_description& group = hidden_end_time && o.key == "end_time" ? *hidden_end_time : options;
+        group.add_options()(flag.c_str(), po::value<std::string>()->value_name(std::string(o.value_name)), help.c_str());
+    }
 }
 
 std::optional<int> CommonSolverFlags::read(const std::string& command, const po::variables_map& vm) {
+    const auto table = solver_option_table();
+    values_.assign(table.size(), std::nullopt);
     try {
-        if (vm.count("method")) method_ = vm["method"].as<std::string>();
-        end_time_ = number_flag(vm, "end-time");
-        cells_ = integer_flag(vm, "cells");
-        drop_tolerance_ = number_flag(vm, "drop-tolerance");
-        time_resolution_ = number_flag(vm, "time-resolution");
-        max_events_ = integer_flag(vm, "max-events");
-        max_fronts_ = integer_flag(vm, "max-fronts");
-        rounding_check_ = switch_flag(vm, "rounding-check");
+        for (std::size_t i = 0; i < table.size(); ++i) {
+            const SolverOptionSpec& o = table[i];
+            if (o.value_name.empty()) continue;
+            const std::string flag = option_flag(o);
+            switch (o.type) {
+                case OptionType::method:
+                    if (vm.count(flag)) values_[i] = vm[flag].as<std::string>();
+                    break;
+                case OptionType::number:
+                    if (const auto x = number_flag(vm, flag)) values_[i] = *x;
+                    break;
+                case OptionType::count:
+                    if (const auto n = integer_flag(vm, flag)) values_[i] = *n;
+                    break;
+                case OptionType::on_off:
+                    if (const auto b = switch_flag(vm, flag)) values_[i] = *b;
+                    break;
+            }
+        }
     } catch (const InvalidInput& e) {
         return usage_error(command, fmt::format("--{}: {}", e.key(), e.message()));
     }
@@ -193,21 +198,24 @@ std::optional<int> CommonSolverFlags::read(const std::string& command, const po:
 }
 
 std::optional<int> CommonSolverFlags::apply(const std::string& command, SolverOptions& solver) const {
-    // Checked one at a time, in this order, so that the first mistake is the one reported.
-    auto set = [&solver](const auto& value, auto assign) {
-        if (!value) return;
-        assign(*value);
-        validate(solver);
-    };
+    // Checked one at a time, in the table's order, so that the first mistake is the one reported.
+    const auto table = solver_option_table();
     try {
-        set(method_, [&](const std::string& name) { solver.method = method_named(name); });
-        set(end_time_, [&](double t) { solver.end_time = t; });
-        set(cells_, [&](std::int64_t n) { solver.cells = to_count("cells", n); });
-        set(drop_tolerance_, [&](double d) { solver.drop_tolerance = d; });
-        set(time_resolution_, [&](double r) { solver.time_resolution = r; });
-        set(max_events_, [&](std::int64_t n) { solver.max_events = to_count("max_events", n); });
-        set(max_fronts_, [&](std::int64_t n) { solver.max_fronts = to_count("max_fronts", n); });
-        set(rounding_check_, [&](bool on) { solver.rounding_check = on; });
+        for (std::size_t i = 0; i < values_.size(); ++i) {
+            if (!values_[i]) continue;
+            const SolverOptionSpec& o = table[i];
+            const std::string key(o.key);
+            std::visit(
+                [&](const auto& v) {
+                    using T = std::decay_t<decltype(v)>;
+                    if constexpr (std::is_same_v<T, std::int64_t>)
+                        o.set(solver, to_count(key, v));
+                    else
+                        o.set(solver, v);
+                },
+                *values_[i]);
+            validate(solver);
+        }
     } catch (const InvalidInput& e) {  // every solver option has its flag
         return usage_error(command, fmt::format("--{}: {}", flag_name(e.key()), e.message()));
     }

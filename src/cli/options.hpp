@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace rodcollide::cli {
@@ -72,8 +73,8 @@ std::size_t to_count(const std::string& key, std::int64_t n);
 /// is flag --max-events), else what() ("rods: ...", a key no flag sets).
 std::string flag_error(const InvalidInput& e, const boost::program_options::options_description& options);
 
-/// --method, --end-time, --cells, --drop-tolerance, --time-resolution, --max-events, --max-fronts: override the case
-/// file.
+/// A flag per [solver] option of the option table (solver_option_table.hpp: --method, --end-time,
+/// --drop-tolerance, --max-events, ...), overriding the case file.
 class CommonSolverFlags {
 public:
     /// Adds the flags to `options`; --end-time goes to `hidden_end_time` instead when given (a
@@ -88,10 +89,9 @@ public:
     std::optional<int> apply(const std::string& command, SolverOptions& solver) const;
 
 private:
-    std::optional<std::string> method_;
-    std::optional<double> end_time_, drop_tolerance_, time_resolution_;
-    std::optional<std::int64_t> cells_, max_events_, max_fronts_;
-    std::optional<bool> rounding_check_;
+    /// A flag's value as read: counts stay signed until apply() checks them.
+    using FlagValue = std::variant<std::string, double, std::int64_t, bool>;
+    std::vector<std::optional<FlagValue>> values_;  // per row of solver_option_table()
 };
 
 /// Loads the case file vm["case"] and applies the solver flags over its [solver] table. A bad

@@ -4,6 +4,7 @@
 // Types are read by the shared typed reader (toml_input.hpp); the limits on values are the
 // library's own (Chain's checks, validate(SolverOptions)), reported here at their key's line.
 #include "rodcollide/case_file.hpp"
+#include "rodcollide/solver_option_table.hpp"
 
 #include "input/case_file_ends.hpp"
 #include "input/toml_input.hpp"
@@ -56,9 +57,15 @@ constexpr auto rod_table_keys = [] {
 }();
 constexpr std::string_view top_level_keys[] = {"title", "defaults", "rod", "solver", "left", "right", "load", "gauge", "units"};
 constexpr std::string_view unit_systems[] = {"SI", "dimensionless"};
-constexpr std::string_view solver_keys[] = {"method",     "end_time",   "record_until", "drop_tolerance",
-                                            "max_events", "max_fronts", "cells",        "time_resolution",
-                                            "rounding_check"};
+/// The [solver] keys, in the order of the option table (solver_option_table.hpp).
+const std::vector<std::string_view>& solver_keys() {
+    static const std::vector<std::string_view> keys = [] {
+        std::vector<std::string_view> k;
+        for (const SolverOptionSpec& o : solver_option_table()) k.push_back(o.key);
+        return k;
+    }();
+    return keys;
+}
 
 /// Where each known key belongs, for keys found in the wrong table (in TOML every key after a
 /// [table] header belongs to that table, so a misplaced `title` or `method` is a common slip).
@@ -67,7 +74,7 @@ std::string_view home_of(std::string_view key) {
         return std::find(keys.begin(), keys.end(), key) != keys.end();
     };
     if (in(rod_key_names)) return "[defaults] or a [[rod]] table";
-    if (in(solver_keys)) return "[solver]";
+    if (in(solver_keys())) return "[solver]";
     if (in(top_level_keys)) return "the top level, before the first [table] header";
     return {};
 }
@@ -270,33 +277,32 @@ private:
         return line_of(rod);
     }
 
-    /// The [solver] keys in schema order, each checked by validate(SolverOptions) as soon as it
-    /// is set, so that the first mistake is the one reported.
+    /// The [solver] keys in the option table's order, each checked by validate(SolverOptions) as
+    /// soon as it is set, so that the first mistake is the one reported.
     SolverOptions solver(const toml::table& top) const {
         SolverOptions options;
-        const toml::table* t = section(top, "solver", solver_keys);
+        const toml::table* t = section(top, "solver", solver_keys());
         if (!t) return options;
-        for (std::string_view name : solver_keys)
-            if (const toml::value* v = find(*t, name)) {
-                const std::string key = fmt::format("solver.{}", name);
+        for (const SolverOptionSpec& option : solver_option_table())
+            if (const toml::value* v = find(*t, option.key)) {
+                const std::string key = fmt::format("solver.{}", option.key);
                 checked(*v, key, [&] {
-                    set_solver_key(options, name, *v, key);
+                    option.set(options, value_of(option.type, *v, key));
                     validate(options);
                 });
             }
         return options;
     }
 
-    void set_solver_key(SolverOptions& o, std::string_view name, const toml::value& v, const std::string& key) const {
-        if (name == "method") o.method = method_named(string(v, key));
-        if (name == "end_time") o.end_time = number(v, key);
-        if (name == "record_until") o.record_until = number(v, key);
-        if (name == "drop_tolerance") o.drop_tolerance = number(v, key);
-        if (name == "max_events") o.max_events = count(v, key);
-        if (name == "max_fronts") o.max_fronts = count(v, key);
-        if (name == "cells") o.cells = count(v, key);
-        if (name == "time_resolution") o.time_resolution = number(v, key);
-        if (name == "rounding_check") o.rounding_check = boolean(v, key);
+    /// A [solver] value read as its option's type (solver_option_table.hpp).
+    OptionValue value_of(OptionType type, const toml::value& v, const std::string& key) const {
+        switch (type) {
+            case OptionType::method: return string(v, key);
+            case OptionType::number: return number(v, key);
+            case OptionType::count: return count(v, key);
+            case OptionType::on_off: return boolean(v, key);
+        }
+        return {};
     }
 };
 
