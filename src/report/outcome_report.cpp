@@ -139,10 +139,12 @@ std::string outcome_table(const std::string& title, const Outcome& o) {
     if (o.method == Method::finite_difference)
         fmt::format_to(out, "\nsolver: {} steps of {:.6g} on {} cells ({} in the shortest rod), Courant number >= {:.6g}",
                        o.stats.steps, o.stats.time_step, o.stats.cells, o.stats.shortest_rod_cells, o.stats.courant_min);
-    if (o.method == Method::finite_difference)
+    if (o.method == Method::finite_difference && !std::isfinite(o.velocity_error_bound))
+        fmt::format_to(out, "\nerror estimate: none, see the warning (target {:.3g}: NOT shown)", o.stats.velocity_error_target);
+    else if (o.method == Method::finite_difference)
         fmt::format_to(out, "\nerror estimate: final velocities within {:.3g} ({}; target {:.3g}: {})",
                        o.velocity_error_bound,
-                       o.stats.estimate_cells ? fmt::format("against a run on {} cells", o.stats.estimate_cells)
+                       o.stats.estimate_cells ? fmt::format("against runs on {} cells and coarser", o.stats.estimate_cells)
                                               : std::string("exact grid: Courant 1, every event on a grid time"),
                        o.stats.velocity_error_target, o.stats.velocity_error_target_met ? "met" : "NOT met");
     else

@@ -85,6 +85,6 @@ TEST_CASE("finite differences state an error that covers the energy their scheme
     CHECK(difference > 1e-7);  // not a case the grid gets right
     CHECK(std::isinf(g.velocity_error_bound));
     CHECK(std::any_of(g.warnings.begin(), g.warnings.end(),
-                      [](const std::string& w) { return w.find("use cells >= 16") != std::string::npos; }));
+                      [](const std::string& w) { return w.find("use cells >= 20") != std::string::npos; }));
     CHECK_NOTHROW(rodcollide::check_outcome(g));
 }

@@ -22,6 +22,7 @@
 #include "rodcollide/solver_options.hpp"
 
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -212,20 +213,26 @@ GridLayout starting_grid(const Chain& chain, const SolverOptions& options, std::
 
 /// One run on `grid` with no error estimate (the building block of solve_finite_difference):
 /// Outcome::velocity_error_bound and accuracy are left for the caller. `warnings` go into the
-/// outcome. Throws SolverLimitExceeded when the run reaches largest_cell_updates.
+/// outcome. Throws SolverLimitExceeded when the run reaches largest_cell_updates, or when it has
+/// not settled by `settle_by` [s] (without a horizon: the coarser runs of an estimate give up there).
 FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& options, const GridLayout& grid,
                                        std::optional<FieldResolution> field, std::vector<std::string> warnings,
-                                       const std::vector<std::size_t>& field_rods = {});
+                                       const std::vector<std::size_t>& field_rods = {},
+                                       double settle_by = std::numeric_limits<double>::infinity());
 
 /// Cell-updates a finished run took (steps x step cost).
 double work_done(const FiniteDifferenceSolution& s);
 
-/// Solves the collision on a grid, twice or more, and estimates its own error
-/// (solve_finite_difference.cpp, docs/finite_difference.md): a second run on N' ~ N / sqrt(2) cells gives the estimate
-/// 3 max_i |u_i(N) - u_i(N')| / (N / N' - 1) (Roache's two-grid convergence index at order 1, at
-/// least rounding), reported as Outcome::velocity_error_bound and, over the velocity scale, as
-/// accuracy. With the default resolution the grid is refined by sqrt(2) while the estimate exceeds
-/// finite_difference_accuracy x the velocity scale and the next run fits the work limit. Each run
+/// Solves the collision on a grid, four times or more, and estimates its own error
+/// (solve_finite_difference.cpp, docs/finite_difference.md): three coarser runs on about N/2,
+/// N/2^(5/4) and N/2^(3/2) cells (prime numbers of cells) give the estimate run_sequence_estimate()
+/// (error_estimate.hpp: the largest order-1 convergence index of the successive pairs, carried to N
+/// at order 1, safety factor 2.5; at least rounding), reported as Outcome::velocity_error_bound
+/// and, over the velocity scale, as accuracy; +infinity, with a warning, when there are too few
+/// cells, when a coarser run does not settle by twice the fine run's settling time, or when the
+/// runs agree to rounding though no grid is exact (phase-locked). With the default resolution the grid is
+/// refined by sqrt(2) while the estimate exceeds finite_difference_accuracy x the velocity scale and
+/// the target is reachable within the work limit. Each run
 /// goes until no contact can provably happen again (the same rule as the exact solver,
 /// settling.hpp), or to options.end_time; at least until options.record_until.
 /// Throws InvalidResolution when options.cells asks for more than largest_total_cells cells or

@@ -1,37 +1,237 @@
 // The finite-difference solver's error estimate and default refinement (finite_difference.hpp;
-// derivation and validation in docs/finite_difference.md, "Error estimate").
+// derivation and calibration in docs/finite_difference.md, "Error estimate").
 //
-// A run on N cells (shortest rod) is repeated on about N / sqrt(2). Off the commensurate case the
-// final velocities converge at order 1 to 1.5, with a sawtooth in N from off-grid events, so the
-// error of the fine run is estimated as Roache's grid convergence index for two grids (Roache
-// 1994: the two-grid safety factor 3) at the lowest observed order, p = 1:
-//   E(N) = 3 max_i |u_i(N) - u_i(N')| / (r - 1),  r = N / N' (about sqrt(2)),
-// and never below rounding (finite_difference_rounding x V). A run at Courant 1 in every rod with
-// every gap closing on a grid time is exact, and needs no second run. The ratio is not 2 on purpose: the
-// error depends on where each off-grid event falls in its step, and a grid and its double share
-// those phases (measured: N and N/2 often agree to 1e-14 while both are 1e-4 off), whereas N and
-// N / sqrt(2) do not. With the default resolution, while the estimate exceeds the target the grid
-// is refined by sqrt(2) and the previous fine run becomes the coarse one, so each level costs one
-// new run (2x the last: cells and steps both grow by sqrt(2)), until the next would pass the work
-// limit.
+// Off the exact grid the error of a final velocity is e(n) = (a + b(n)) / n roughly: a smooth part
+// and a phase part b(n) that jumps erratically with the cells n (where each off-grid event falls
+// in its step), of the same size. Two grids can then agree by chance while both are off, and a
+// two-grid estimate misses (it did on 10 % of audited chains, by up to 5x; the refinement loop,
+// which stops at the first pair that agrees, selected for such pairs). So the fine run on N cells
+// is compared with three coarser runs on a lattice of quarter octaves, about N/2, N/2^(5/4) and
+// N/2^(3/2), each on a prime number of cells so that no two share the phases of their events
+// (1000: 499, 419, 353; together about 0.55 of the fine run's work), and the estimate
+// is the largest of the three successive pairs' order-1 convergence indices, each carried to N at
+// order 1 (run_sequence_estimate(), error_estimate.hpp), with safety factor `safety`. Refinement
+// goes up the lattice by sqrt(2) and reuses the runs it has, so a level costs its fine run and
+// one coarse run; the pairs of earlier levels count too, carried to the new level at order 1, so
+// refinement that cannot reach the target within the work limit is not begun. A coarser run not
+// settled by twice the fine run's settling time disagrees about late re-contacts: no estimate.
 #include "outcome/error_estimate.hpp"
 #include "solvers/fd/finite_difference.hpp"
 #include "outcome/outcome_check.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace rodcollide {
 
 namespace {
 
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+/// Roache's factor of safety on each pair's order-1 index, from the calibration study
+/// (docs/finite_difference.md): 2 covered 99.1 % of the validation chains (two misses, by 1.07 and
+/// 1.18), 2.5 all of them with the largest error at 0.95 of its estimate.
+constexpr double safety = 2.5;
+
+/// Fewest cells (shortest element) of a coarser grid. Below it grids can agree while all are far
+/// off (fuzz/regressions/fd_accuracy_claim.toml: 4 and 2 cells agreed to 1e-10 V and were
+/// 5e-7 V off), so no estimate is made.
+constexpr std::size_t smallest_estimate_cells = 8;
+
+/// Coarser runs an estimate compares with, and the fewest it accepts (two pairs at least: one
+/// pair alone is the two-grid estimate that agreed by chance).
+constexpr std::size_t coarse_runs = 3;
+constexpr std::size_t fewest_coarse_runs = 2;
+
+/// The lattice of grids: the first grid's cells times 2^(k/4). Fine levels are k = 0, 2, 4, ...
+/// (refinement by sqrt(2)); the coarser runs of level k are the first distinct grids from k - 4 down.
+constexpr int steps_per_octave = 4;
+constexpr int refinement_steps = 2;
+constexpr int first_coarse_step = 4;
+
+/// Fewest cells in the shortest element for an estimate: the coarser runs need
+/// fewest_coarse_runs distinct grids of at least smallest_estimate_cells, from half the cells down.
+std::size_t fewest_cells_for_estimate() {
+    return static_cast<std::size_t>(std::ceil(static_cast<double>(smallest_estimate_cells) *
+                                              std::pow(2.0, static_cast<double>(first_coarse_step + fewest_coarse_runs - 1) /
+                                                                steps_per_octave)));
+}
+
+/// A coarse run ends when the fine run's settling time has passed twice over, and two crossings of
+/// the whole chain more (the settling proof itself lags by up to a few transit times): a run not
+/// settled by then disagrees with the fine run about late re-contacts, and its final velocities
+/// say nothing about the fine run's error.
+double settle_by(const Chain& chain, const SolverOptions& options, const Outcome& fine) {
+    if (options.end_time) return inf;  // every run stops at the horizon
+    double chain_transit = 0;
+    for (const Element& e : chain.elements()) chain_transit += e.transit_time;
+    return 2 * fine.end_time + 2 * chain_transit;
+}
+
+/// The largest prime within 1/16 below `cells` (the lattice's spacing is 19 %), or `cells`.
+/// Grids whose cells share a factor q see every event that falls near a multiple of 1/q of a
+/// transit time at the same phase in its step, so they make the same error and agree while both
+/// are off (calibration chain 3-79: 250, 420, 500 and 595 cells, all multiples of 5, are 4.05e-4
+/// m/s off alike, the closing at 0.40046 of a transit time). Coarser runs on primes share no factor.
+std::size_t prime_cells_near(std::size_t cells) {
+    auto prime = [](std::size_t n) {
+        if (n < 2) return false;
+        for (std::size_t d = 2; d * d <= n; ++d)
+            if (n % d == 0) return false;
+        return true;
+    };
+    for (std::size_t c = cells; c >= 2 && 16 * (cells - c) <= cells; --c)
+        if (prime(c)) return c;
+    return cells;
+}
+
+/// The runs of one solve, each grid run at most once (refinement reuses them as coarser runs).
+class GridRuns {
+public:
+    GridRuns(const Chain& chain, const SolverOptions& options, std::size_t first_cells)
+        : chain_(chain), options_(options), first_cells_(static_cast<double>(first_cells)) {}
+
+    /// The grid at lattice step k (may coincide with a neighbour's: commensurate grids round up).
+    /// Fine levels (k = 0, 2, 4, ...) have the lattice's cells; the others are coarser runs only,
+    /// and take a prime number of cells near it (prime_cells_near()), or Q times a prime on a
+    /// commensurate grid, whose cells are multiples of its common denominator Q (events on the
+    /// 1/Q lattice are exact there; the others fall at phases set by the multiple).
+    GridLayout grid(int k) const {
+        const auto cells = std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(
+                                                        first_cells_ * std::pow(2.0, static_cast<double>(k) / steps_per_octave))));
+        if (k >= 0 && k % refinement_steps == 0) return choose_grid(chain_, cells);
+        const std::size_t q = std::max<std::size_t>(1, choose_grid(chain_, cells).common_denominator);
+        return choose_grid(chain_, q * prime_cells_near(std::max<std::size_t>(1, cells / q)));
+    }
+
+    /// The coarser grids for a fine run at lattice step k: the first `coarse_runs` distinct grids
+    /// from step k - first_coarse_step down, each of at least smallest_estimate_cells.
+    std::vector<GridLayout> coarser_grids(int k, const GridLayout& fine) const {
+        std::vector<GridLayout> grids;
+        std::size_t below = fine.shortest_rod_cells;
+        for (int j = k - first_coarse_step; grids.size() < coarse_runs; --j) {
+            GridLayout g = grid(j);
+            if (g.shortest_rod_cells < smallest_estimate_cells) break;
+            if (g.shortest_rod_cells >= below) continue;
+            below = g.shortest_rod_cells;
+            grids.push_back(std::move(g));
+        }
+        return grids;
+    }
+
+    /// The outcome on `grid`, run once (no field, no gauges), or why it is missing.
+    struct Run {
+        std::optional<Outcome> outcome;
+        std::string failure;
+    };
+    const Run& run(const GridLayout& grid, double deadline) {
+        auto [it, inserted] = runs_.try_emplace(grid.shortest_rod_cells);
+        if (!inserted) return it->second;
+        try {
+            FiniteDifferenceSolution s = solve_on_grid(chain_, options_, grid, std::nullopt, {}, {}, deadline);
+            work_ += work_done(s);
+            it->second.outcome = std::move(s.outcome);
+        } catch (const SolverLimitExceeded& e) {
+            // A run that gave up did work up to its deadline or the work limit.
+            work_ += std::min(largest_cell_updates, grid.step_cost() * std::ceil(deadline / grid.time_step));
+            it->second.failure = e.what();
+        }
+        return it->second;
+    }
+    /// Remembers the outcome of a run made elsewhere (the fine runs, with field and gauges).
+    void keep(const FiniteDifferenceSolution& s) {
+        runs_[s.grid.shortest_rod_cells].outcome = s.outcome;
+        work_ += work_done(s);
+    }
+    bool has(const GridLayout& grid) const { return runs_.count(grid.shortest_rod_cells) > 0; }
+    double work() const { return work_; }
+
+private:
+    const Chain& chain_;
+    const SolverOptions& options_;
+    double first_cells_;
+    std::map<std::size_t, Run> runs_;  // by cells in the shortest element
+    double work_ = 0;
+};
+
+/// The estimate for the fine run at lattice step k, or why there is none.
+struct LevelEstimate {
+    double estimate = inf;
+    std::size_t coarse_cells = 0, coarse_steps = 0;  // the finest coarser run
+    std::string why_none, remedy;                    // empty when there is an estimate
+};
+
+LevelEstimate estimate_level(GridRuns& runs, int k, const FiniteDifferenceSolution& fine, double deadline,
+                             double floor) {
+    LevelEstimate level;
+    const std::vector<GridLayout> grids = runs.coarser_grids(k, fine.grid);
+    if (grids.size() < fewest_coarse_runs) {
+        level.why_none = fmt::format("{} cells in the shortest element are too few for {} coarser grids of at least {}",
+                                     fine.grid.shortest_rod_cells, fewest_coarse_runs, smallest_estimate_cells);
+        level.remedy = fmt::format("use cells >= {}", fewest_cells_for_estimate());
+        return level;
+    }
+    std::vector<ResolvedRun> sequence{{&fine.outcome, static_cast<double>(fine.grid.shortest_rod_cells)}};
+    for (const GridLayout& g : grids) {
+        const GridRuns::Run& r = runs.run(g, deadline);
+        if (!r.outcome) {
+            level.why_none = std::isfinite(deadline)
+                                 ? fmt::format("on {} cells the chain had not settled by t = {:g}, on {} cells it settled at "
+                                               "t = {:g}: the grids disagree about late re-contacts, which the grid's "
+                                               "error decides",
+                                               g.shortest_rod_cells, deadline, fine.grid.shortest_rod_cells,
+                                               fine.outcome.end_time)
+                                 : fmt::format("the run on {} cells did not finish ({})", g.shortest_rod_cells, r.failure);
+            level.remedy = "use the characteristics method";
+            return level;
+        }
+        sequence.push_back({&*r.outcome, static_cast<double>(g.shortest_rod_cells)});
+    }
+    // A pair of grids that agree to rounding, none of them exact, are phase-locked (every event at
+    // the same phase in its step; calibration chain 4-55: a re-contact ends 1.08e-3 before a
+    // whole time unit, so on every grid of fewer than 1852 cells it ends at that unit, 500, 420
+    // and 354 cells agreeing to 1e-16 while 5e-5 m/s off). Such a pair shows nothing, and with
+    // fewer than two pairs that differ the others cannot be trusted to show the error either. If
+    // all four agree, the result does not depend on the grid: its error is rounding.
+    std::vector<double> tied;  // cells of the runs in pairs that agree
+    std::size_t differing = 0;
+    for (std::size_t j = 0; j + 1 < sequence.size(); ++j) {
+        if (final_velocity_difference(*sequence[j].outcome, *sequence[j + 1].outcome) > floor) {
+            ++differing;
+            continue;
+        }
+        for (std::size_t i : {j, j + 1})
+            if (std::find(tied.begin(), tied.end(), sequence[i].resolution) == tied.end()) tied.push_back(sequence[i].resolution);
+    }
+    level.coarse_cells = grids.front().shortest_rod_cells;
+    level.coarse_steps = sequence[1].outcome->stats.events;
+    if (differing == 0) {
+        level.estimate = floor;
+        return level;
+    }
+    if (differing < fewest_coarse_runs) {
+        level.coarse_cells = level.coarse_steps = 0;
+        level.why_none = fmt::format("the runs on {} cells agree to rounding though no grid is exact: phase-locked (each "
+                                     "event at the same phase in its step), they cannot show the error",
+                                     fmt::join(tied, ", "));
+        level.remedy = "use the characteristics method";
+        return level;
+    }
+    level.estimate = run_sequence_estimate(sequence, 1, safety, floor);
+    return level;
+}
+
 /// The velocity error [m/s] the scheme's own energy defect reveals. Approximations only remove
 /// energy; energy the scheme created (dropped < 0, at grazing re-contacts) is evidence of error
-/// that two phase-locked grids can miss (fuzz/regressions/fd_accuracy_claim.toml). A relative
+/// that phase-locked grids can miss (fuzz/regressions/fd_accuracy_claim.toml). A relative
 /// velocity error a changes energies by a (2 + a) of their scale (outcome_check.cpp), so the
 /// error is at least the a that explains the created energy (with 1% margin for rounding).
 double energy_defect_error(const Outcome& o, double scale) {
@@ -41,43 +241,6 @@ double energy_defect_error(const Outcome& o, double scale) {
     if (!(energy_scale > 0)) return 0;
     const double created = -e.dropped / energy_scale;
     return 1.01 * created / (std::sqrt(1 + created) + 1) * scale;  // sqrt(1 + r) - 1, without cancellation
-}
-
-/// The estimate above of the fine run's velocity error [m/s] from a coarser run: order 1,
-/// Roache's safety factor 3 for a two-grid estimate.
-double richardson_estimate(const FiniteDifferenceSolution& fine, const FiniteDifferenceSolution& coarse, double scale) {
-    const double r = static_cast<double>(fine.grid.shortest_rod_cells) / static_cast<double>(coarse.grid.shortest_rod_cells);
-    return two_run_estimate(fine.outcome, coarse.outcome, {.ratio = r, .order = 1, .safety = 3},
-                            finite_difference_rounding * scale);
-}
-
-/// Fewest cells (shortest element) of the coarser grid of an estimate. Below it two grids can
-/// agree while both are far off (fuzz/regressions/fd_accuracy_claim.toml: 4 and 2 cells agreed
-/// to 1e-10 V and were 5e-7 V off), so no estimate is made.
-constexpr std::size_t smallest_estimate_cells = 8;
-
-/// Grid refinement ratio between the two runs of an estimate and between refinement levels.
-constexpr double refinement_ratio = 1.4142135623730951;
-
-/// The grid an estimate compares `fine` with: about fine / sqrt(2) cells, and truly coarser (a
-/// commensurate grid rounds its cells up to a multiple of Q). nullopt if there is none.
-std::optional<GridLayout> coarser_grid(const Chain& chain, const GridLayout& fine) {
-    for (auto c = static_cast<std::size_t>(static_cast<double>(fine.shortest_rod_cells) / refinement_ratio); c >= 1;
-         c = static_cast<std::size_t>(static_cast<double>(c) / refinement_ratio)) {
-        GridLayout g = choose_grid(chain, c);
-        if (g.shortest_rod_cells < fine.shortest_rod_cells) return g;
-    }
-    return std::nullopt;
-}
-
-/// The next refinement level after `fine`: about sqrt(2) times its cells, and truly finer.
-GridLayout finer_grid(const Chain& chain, const GridLayout& fine) {
-    auto c = static_cast<std::size_t>(std::ceil(static_cast<double>(fine.shortest_rod_cells) * refinement_ratio));
-    while (true) {
-        GridLayout g = choose_grid(chain, c);  // throws InvalidResolution past the memory limit
-        if (g.shortest_rod_cells > fine.shortest_rod_cells) return g;
-        c = static_cast<std::size_t>(std::ceil(static_cast<double>(c) * refinement_ratio));
-    }
 }
 
 }  // namespace
@@ -91,72 +254,88 @@ FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const Solve
     const bool default_resolution = options.cells == 0 && warnings.empty();
     const double scale = chain.velocity_scale();
     const double target = finite_difference_accuracy * scale;
+    const double floor = finite_difference_rounding * scale;
 
     FiniteDifferenceSolution fine = solve_on_grid(chain, options, first, field, warnings, field_rods);
-    double spent = work_done(fine);
-    double estimate = std::numeric_limits<double>::infinity();
-    std::size_t coarse_cells = 0, coarse_steps = 0;
+    GridRuns runs(chain, options, first.shortest_rod_cells);
+    runs.keep(fine);
+    LevelEstimate level;
+    double first_estimate = inf;
+    std::size_t first_cells = first.shortest_rod_cells;
     if (fine.exact()) {
         // Courant 1 in every element and every event on a grid time: the run is the method of
         // characteristics on its lattice, exact to rounding (docs/finite_difference.md).
-        estimate = finite_difference_rounding * scale;
-    } else if (const std::optional<GridLayout> coarse_grid = coarser_grid(chain, first);
-               coarse_grid && coarse_grid->shortest_rod_cells >= smallest_estimate_cells) {
-        try {
-            const FiniteDifferenceSolution coarse = solve_on_grid(chain, options, *coarse_grid, std::nullopt, {});
-            spent += work_done(coarse);
-            estimate = richardson_estimate(fine, coarse, scale);
-            coarse_cells = coarse.grid.shortest_rod_cells;
-            coarse_steps = coarse.outcome.stats.events;
-        } catch (const SolverLimitExceeded&) {
-            // The coarse run did not settle within the limit: no estimate (reported as such).
-        }
+        level.estimate = floor;
+    } else {
+        level = estimate_level(runs, 0, fine, settle_by(chain, options, fine.outcome), floor);
+        first_estimate = level.estimate;
     }
-    // Refine while the estimate misses the target and the next level fits the work limit.
-    while (default_resolution && std::isfinite(estimate) && estimate > target) {
-        std::optional<GridLayout> next;
+    // Refine by sqrt(2) while the estimate misses the target and the next level fits the work
+    // limit: its fine run costs about twice the last, its one new coarser run about 0.18 of that.
+    // The pairs of each level are carried to the next at order 1, so no level on n cells can state
+    // less than estimate x N / n: when even the finest level the remaining work allows (work grows
+    // as n^2) cannot reach the target that way, refining is futile and is not begun.
+    constexpr double level_cost = 1.2;  // a level's work over its fine run's
+    auto reachable = [&](const LevelEstimate& l, const FiniteDifferenceSolution& f) {
+        const double finest = std::sqrt(std::max(0.0, largest_cell_updates - runs.work()) / (level_cost * work_done(f)));
+        return l.estimate / std::max(finest, 1.0) <= target;
+    };
+    for (int k = refinement_steps;
+         default_resolution && std::isfinite(level.estimate) && level.estimate > target && reachable(level, fine);
+         k += refinement_steps) {
+        GridLayout next;
         try {
-            next = finer_grid(chain, fine.grid);
+            next = runs.grid(k);  // throws InvalidResolution past the memory limit
         } catch (const InvalidResolution&) {
-            break;  // over the memory limit
+            break;
         }
-        const double ratio = static_cast<double>(next->shortest_rod_cells) / static_cast<double>(fine.grid.shortest_rod_cells);
-        if (spent + ratio * ratio * work_done(fine) > largest_cell_updates) break;
+        if (next.shortest_rod_cells <= fine.grid.shortest_rod_cells) continue;  // commensurate rounding
+        const double ratio = static_cast<double>(next.shortest_rod_cells) / static_cast<double>(fine.grid.shortest_rod_cells);
+        if (runs.work() + level_cost * ratio * ratio * work_done(fine) > largest_cell_updates) break;
+        std::optional<FiniteDifferenceSolution> finer;
         try {
-            FiniteDifferenceSolution finer = solve_on_grid(chain, options, *next, field, warnings, field_rods);
-            spent += work_done(finer);
-            estimate = richardson_estimate(finer, fine, scale);
-            coarse_cells = fine.grid.shortest_rod_cells;
-            coarse_steps = fine.outcome.stats.events;
-            fine = std::move(finer);
+            finer = solve_on_grid(chain, options, next, field, warnings, field_rods);
         } catch (const SolverLimitExceeded&) {
             break;  // keep the last run that finished, and say that it misses the target
         }
+        runs.keep(*finer);
+        LevelEstimate refined = estimate_level(runs, k, *finer, settle_by(chain, options, finer->outcome), floor);
+        if (!std::isfinite(refined.estimate)) break;  // keep the level that has an estimate
+        // The pairs of the earlier levels still speak, carried at order 1 as within a level: a level
+        // whose pairs agree by chance cannot undo them (the loop stops at the first estimate below
+        // the target, which would otherwise select such levels).
+        refined.estimate = std::max(refined.estimate, level.estimate / ratio);
+        level = std::move(refined);
+        fine = std::move(*finer);
     }
 
     Outcome& o = fine.outcome;
-    estimate = std::max(estimate, energy_defect_error(o, scale));
+    const double estimate = std::max(level.estimate, energy_defect_error(o, scale));
     o.velocity_error_bound = estimate;
     o.velocity_error_kind = Outcome::ErrorKind::estimate;
     o.accuracy = scale > 0 ? estimate / scale : finite_difference_rounding;
-    o.stats.estimate_cells = coarse_cells;
-    o.stats.estimate_events = coarse_steps;
+    o.stats.estimate_cells = level.coarse_cells;
+    o.stats.estimate_events = level.coarse_steps;
     o.stats.velocity_error_target = target;
     o.stats.velocity_error_target_met = estimate <= target;
-    if (!std::isfinite(estimate) && coarse_cells == 0 && fine.grid.shortest_rod_cells < 2 * smallest_estimate_cells)
+    if (!std::isfinite(estimate)) {
+        o.warnings.push_back(fmt::format("finite differences: no error estimate: {}; so the target {:.0e} of the "
+                                         "velocity scale is not shown; {}",
+                                         level.why_none, finite_difference_accuracy, level.remedy));
+    } else if (estimate > target) {
+        // Refined, yet the estimate fell by less than order 1/2 would make it: the grids do not
+        // converge at the scheme's order where the outcome hinges on grazing re-contacts.
+        const double refined = static_cast<double>(fine.grid.shortest_rod_cells) / static_cast<double>(first_cells);
+        const bool stalled = refined > 1 && std::isfinite(first_estimate) && estimate > first_estimate / std::sqrt(refined);
         o.warnings.push_back(fmt::format(
-            "finite differences: no error estimate: {} cells in the shortest element are too few for a coarser "
-            "grid of at least {} to compare with; use cells >= {}",
-            fine.grid.shortest_rod_cells, smallest_estimate_cells, 2 * smallest_estimate_cells));
-    else if (!std::isfinite(estimate))
-        o.warnings.push_back(
-            "finite differences: no error estimate: the coarser run for it did not finish within the work limit");
-    else if (estimate > target)
-        o.warnings.push_back(fmt::format(
-            "finite differences: estimated velocity error {:.2g} m/s ({:.2g} of the velocity scale) misses the "
-            "target {:.0e} of the velocity scale{}; use more cells or the characteristics method",
-            estimate, estimate / scale, finite_difference_accuracy,
-            default_resolution ? " within the work limit" : ""));
+            "finite differences: estimated velocity error {:.3g} m/s ({:.3g} of the velocity scale) misses the "
+            "target {:.0e} of the velocity scale{}{}; use more cells or the characteristics method",
+            estimate, estimate / scale, finite_difference_accuracy, default_resolution ? " within the work limit" : "",
+            stalled ? fmt::format(" (from {} to {} cells it fell from {:.2g} m/s only: the grids do not converge at "
+                                  "the scheme's order, the outcome hinges on re-contacts the grid does not resolve)",
+                                  first_cells, fine.grid.shortest_rod_cells, first_estimate)
+                    : std::string()));
+    }
     // The self-check of build_outcome held the run to its grid's accuracy; the outcome now states
     // the estimate's, so it is checked again against what it claims.
     check_outcome(o);

@@ -200,7 +200,7 @@ private:
 
 FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& options, const GridLayout& layout,
                                        std::optional<FieldResolution> field, std::vector<std::string> warnings,
-                                       const std::vector<std::size_t>& field_rods) {
+                                       const std::vector<std::size_t>& field_rods, double settle_by) {
     StaggeredGrid grid(chain, layout);
     if (options.force_samples) grid.record_forces();
     std::optional<FieldRecorder> recorder;
@@ -259,6 +259,9 @@ FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& 
                 "cell-updates; use fewer cells for longer records", t, largest_cell_updates));
             break;
         }
+        if (!outcome && t >= settle_by)
+            throw SolverLimitExceeded(fmt::format("finite differences: not settled by t = {:g} on {} cells", settle_by,
+                                                  grid.layout().shortest_rod_cells));
         if (grid.steps() >= max_steps)
             throw SolverLimitExceeded(fmt::format(
                 "finite differences: reached the work limit of {:.0e} cell-updates ({} steps of {} cells) at "
