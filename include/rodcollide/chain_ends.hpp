@@ -86,9 +86,11 @@ LoadSteps load_steps(const Load& load);
 /// over `fall`, all within `duration`; half-sine: amplitude sin(pi t / duration), as 64 linear
 /// pieces. Throws InvalidInput naming the offending parameter.
 struct LoadShape {
-    std::string name;  ///< "rectangle" | "trapezoid" | "half-sine"
+    std::string name;  ///< one of load_shape_names
     double amplitude = 0, duration = 0, rise = 0, fall = 0;
 };
+/// The shapes, in the order messages list them.
+inline constexpr std::string_view load_shape_names[] = {"rectangle", "trapezoid", "half-sine"};
 void shape_points(const LoadShape& shape, std::vector<double>& time, std::vector<double>& value);
 
 /// For analyses of a free chain (the rigid impact laws, their comparison and sweeps): throws
