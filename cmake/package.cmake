@@ -32,8 +32,8 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/rodcollideConfig.cmake
 # project against it. The Python module's installed copy is checked in python/CMakeLists.txt.
 set(RODCOLLIDE_TEST_PREFIX ${CMAKE_BINARY_DIR}/package-test/prefix)
 add_test(NAME package_install
-  COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${CMAKE_BINARY_DIR} -DPREFIX=${RODCOLLIDE_TEST_PREFIX}
-          -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/test_install.cmake)
+  COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${CMAKE_BINARY_DIR} -DSOURCE_DIR=${CMAKE_CURRENT_SOURCE_DIR}
+          -DPREFIX=${RODCOLLIDE_TEST_PREFIX} -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/test_install.cmake)
 set_tests_properties(package_install PROPERTIES FIXTURES_SETUP rodcollide_package)
 add_test(NAME package_downstream_cpp
   COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${CMAKE_CURRENT_SOURCE_DIR} -DPREFIX=${RODCOLLIDE_TEST_PREFIX}

@@ -5,6 +5,7 @@
 // mutation mostly breaks the TOML. No physics here; what each key means is docs/case_file.md.
 #pragma once
 
+#include "rodcollide/case_key_table.hpp"
 #include "rodcollide/solver_option_table.hpp"
 
 #include <algorithm>
@@ -30,21 +31,39 @@ struct TableKeys {
     std::string_view table;
     std::array<std::string_view, 16> keys;  // empty entries unused
 };
-/// The [solver] keys are those of the option table (solver_option_table.hpp), so a new option is
-/// fuzzed as soon as it has its row.
+/// Keys of the key table the mutator never writes: a load's `file` names a file to read, so an
+/// input would depend on what the disk holds where the fuzzer runs (not replayable).
+inline constexpr std::pair<rodcollide::CaseTable, std::string_view> unfuzzed_case_keys[] = {
+    {rodcollide::CaseTable::load, "file"}};
+/// The keys of the key tables (case_key_table.hpp, solver_option_table.hpp) written as
+/// `key = value` lines: a new key is fuzzed as soon as it has its row. Tables of tables ([[rod]]
+/// at the top level, [[rod.segment]] in a rod) are headers, written by new_table(). [left] and
+/// [right] are both "end".
 inline const std::array<TableKeys, 8> case_keys = [] {
+    const auto written = [](std::string_view name, CaseTable table) {
+        TableKeys t{name, {}};
+        std::size_t n = 0;
+        for (const CaseKeySpec& row : case_key_table())
+            if (row.table == table && row.type != KeyType::table && row.type != KeyType::tables &&
+                std::ranges::find(unfuzzed_case_keys, std::pair{table, row.key}) == std::end(unfuzzed_case_keys))
+                t.keys.at(n++) = row.key;
+        return t;
+    };
     TableKeys solver{"solver", {}};
     std::size_t n = 0;
     for (const SolverOptionSpec& o : solver_option_table()) solver.keys.at(n++) = o.key;
+    TableKeys defaults{"defaults", {}};
+    n = 0;
+    for (std::string_view k : defaults_keys()) defaults.keys.at(n++) = k;
     return std::array<TableKeys, 8>{{
-        {"", {"title", "units"}},
-        {"defaults", {"length", "area", "density", "youngs_modulus", "velocity", "gap"}},
-        {"rod", {"length", "area", "density", "youngs_modulus", "velocity", "gap"}},
-        {"rod.segment", {"length", "area", "density", "youngs_modulus"}},
+        written("", CaseTable::top_level),
+        defaults,
+        written("rod", CaseTable::rod),
+        written("rod.segment", CaseTable::segment),
         solver,
-        {"end", {"kind", "gap"}},  // [left] and [right]
-        {"load", {"end", "quantity", "time", "value", "shape", "amplitude", "duration", "rise", "fall"}},
-        {"gauge", {"rod", "x", "name"}},
+        written("end", CaseTable::end),
+        written("load", CaseTable::load),
+        written("gauge", CaseTable::gauge),
     }};
 }();
 inline constexpr std::array<std::string_view, 17> case_words = {
@@ -335,16 +354,10 @@ private:
         if (key == "title" || key == "name" || key == "file") return '"' + std::string(pick(case_words)) + '"';
         if (key == "method") return chance(0.5) ? "\"characteristics\"" : "\"finite-difference\"";
         if (key == "units") return chance(0.5) ? "\"SI\"" : "\"dimensionless\"";
-        if (key == "kind") {
-            static constexpr std::array<std::string_view, 4> kinds = {"free", "fixed", "wall", "anechoic"};
-            return '"' + std::string(pick(kinds)) + '"';
-        }
+        if (key == "kind") return '"' + std::string(pick(find_case_key(CaseTable::end, "kind")->choices)) + '"';
         if (key == "end") return chance(0.5) ? "\"left\"" : "\"right\"";
         if (key == "quantity") return chance(0.5) ? "\"force\"" : "\"velocity\"";
-        if (key == "shape") {
-            static constexpr std::array<std::string_view, 3> shapes = {"rectangle", "trapezoid", "half-sine"};
-            return '"' + std::string(pick(shapes)) + '"';
-        }
+        if (key == "shape") return '"' + std::string(pick(find_case_key(CaseTable::load, "shape")->choices)) + '"';
         if (key == "time" || key == "value") return array(key == "time", 1 + below(5), others);
         if (const SolverOptionSpec* o = find_solver_option(key)) {
             if (o->type == OptionType::on_off) return chance(0.5) ? "true" : "false";

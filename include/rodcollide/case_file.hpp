@@ -37,10 +37,14 @@ struct Case {
     bool dimensionless = false;
 };
 
-/// Reads and validates a case file. Throws CaseError (never anything else for bad input).
+/// Reads and validates a case file.
+/// @throws CaseError for any problem with the file or its contents (never anything else for bad
+///         input): unreadable, over 1 MiB, not TOML, or a key the reader or Chain refuses.
 Case load_case(const std::filesystem::path& path);
 
-/// Same, from TOML text; `name` stands for the file name in messages.
+/// Same, from TOML text; `name` stands for the file name in messages (and a [[load]]'s `file` is
+/// read relative to its folder).
+/// @throws CaseError as load_case().
 Case parse_case(const std::string& toml_text, const std::string& name);
 
 }  // namespace rodcollide

@@ -89,17 +89,22 @@ inline constexpr double largest_scale_ratio = 1e5;
 /// breaks Rod's invariants or lies outside the magnitudes above. Throw InvalidModel.
 /// A single rod is allowed when `single_allowed` (a chain bounded by something other than two
 /// free, unloaded ends).
+/// @throws InvalidModel (key "rod") for a count outside [single_allowed ? 1 : 2, max_rods].
 void check_rod_count(std::size_t rods, bool single_allowed = false);
+/// @throws InvalidModel naming the rod and quantity, for a value Rod's invariants refuse.
 void check_rod_quantity(std::optional<std::size_t> rod, std::string_view quantity, double value);
 
 /// Rods listed left to right. A Chain that exists is valid: the constructor checks every
-/// invariant and throws InvalidModel naming the rod and quantity ("rod[2].length: must be > 0").
+/// invariant.
 class Chain {
 public:
+    /// @throws InvalidModel naming the rod and quantity ("rod[2].length: must be > 0"), or the
+    ///         end or load ("left.gap", "load[1].time"), for anything the limits refuse.
     explicit Chain(std::vector<Rod> rods, ChainEnds ends = {});
 
     std::size_t size() const { return rods_.size(); }
     std::size_t contact_count() const { return rods_.size() - 1; }
+    /// @pre i < size()
     const Rod& operator[](std::size_t i) const { return rods_[i]; }
     const std::vector<Rod>& rods() const { return rods_; }
     /// The chain's end conditions and loads (free and unloaded by default).
@@ -112,6 +117,7 @@ public:
     double longest_transit_time() const;        ///< max L_i/c_i [s]
     /// Left end of rod i in the material coordinate of the whole chain, rods side by side
     /// (gaps not counted) [m].
+    /// @pre i < size()
     double material_offset(std::size_t i) const;
     /// Largest difference of initial velocities, the velocity scale of the problem [m/s]; with
     /// ends, also the speed of a rod at a non-free end and what a load imposes.
@@ -124,6 +130,7 @@ public:
     /// Junctions, left to right: junction j is at the left end of element j (elements + 1 of them).
     const std::vector<Junction>& junctions() const { return junctions_; }
     /// Indices of rod i's elements, in order.
+    /// @pre i < size()
     std::ranges::iota_view<std::size_t, std::size_t> element_indices(std::size_t i) const {
         return {first_element_[i], first_element_[i + 1]};
     }

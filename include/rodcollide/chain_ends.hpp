@@ -49,8 +49,10 @@ struct Load {
     std::vector<double> time;   ///< [s], increasing, >= 0, at least 1 point
     std::vector<double> value;  ///< N or m/s, one per time, finite
 
-    double end_time() const { return time.back(); }  ///< after this the end is free [s]
-    double at(double t) const;                       ///< the piecewise-linear value at t
+    /// After this the end is free [s]. @pre !time.empty()
+    double end_time() const { return time.back(); }
+    /// The piecewise-linear value at t. @pre check_load(*this) passes
+    double at(double t) const;
 };
 
 /// The ends of a chain and its loads (at most one per end).
@@ -79,25 +81,31 @@ struct LoadSteps {
 /// this many (bounded work; the reported max_error says what was reached).
 inline constexpr std::size_t max_steps_per_load_piece = 4096;
 
+/// @pre check_load(load) passes (a Chain's loads do).
 LoadSteps load_steps(const Load& load);
 
 /// Shapes a load may be given by (case file `shape`), as time/value points.
 /// rectangle: amplitude on [0, duration]; trapezoid: rises linearly over `rise`, holds, falls
 /// over `fall`, all within `duration`; half-sine: amplitude sin(pi t / duration), as 64 linear
-/// pieces. Throws InvalidInput naming the offending parameter.
+/// pieces (shape_points).
 struct LoadShape {
-    std::string name;  ///< "rectangle" | "trapezoid" | "half-sine"
+    std::string name;  ///< one of load_shape_names
     double amplitude = 0, duration = 0, rise = 0, fall = 0;
 };
+/// The shapes, in the order messages list them.
+inline constexpr std::string_view load_shape_names[] = {"rectangle", "trapezoid", "half-sine"};
+/// Sets `time` and `value` to the shape's points.
+/// @throws InvalidInput naming the offending parameter ("shape", "duration", "rise", ...).
 void shape_points(const LoadShape& shape, std::vector<double>& time, std::vector<double>& value);
 
-/// For analyses of a free chain (the rigid impact laws, their comparison and sweeps): throws
-/// InvalidInput (key "ends") if the chain has an end that is not free or a load; `what` names the
-/// analysis in the message.
+/// For analyses of a free chain (the rigid impact laws, their comparison and sweeps); `what` names
+/// the analysis in the message.
+/// @throws InvalidInput (key "ends") if the chain has an end that is not free or a load.
 void require_free_ends(const ChainEnds& ends, std::string_view what);
 
 /// Checks a load's own invariants (times finite, >= 0, strictly increasing; values finite; as
-/// many values as times). Throws InvalidInput with key "time" or "value".
+/// many values as times).
+/// @throws InvalidInput with key "time" or "value".
 void check_load(const Load& load);
 
 }  // namespace rodcollide

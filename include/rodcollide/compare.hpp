@@ -41,15 +41,17 @@ struct CompareOptions {
     bool wave_map_properties = true;
 };
 
-/// Throws InvalidInput for an unknown law, an empty list or a restitution outside [0, 1],
-/// naming the option as its key(): "laws" or "restitution".
+/// Checks the options.
+/// @throws InvalidInput for an unknown law, an empty list or a restitution outside [0, 1],
+///         naming the option as its key(): "laws" or "restitution".
 void validate(const CompareOptions& options);
 
 /// Longest chain compare accepts: the rigid laws use dense n x n matrices (as `rodcollide laws`).
 inline constexpr std::size_t max_compare_rods = 1000;
 
 /// Checks that compare can take the chain: its ends free and unloaded (the rigid laws know no
-/// ends), at most max_compare_rods rods. Throws InvalidInput naming the key ("rods" for the length).
+/// ends), at most max_compare_rods rods.
+/// @throws InvalidInput naming the key ("ends"; "rods" for the length).
 void check_compare_chain(const Chain& chain);
 
 /// Longest chain whose wave map properties are sampled (each sample is one solve).
@@ -128,8 +130,10 @@ struct Comparison {
     std::optional<Eigen::VectorXd> restitution_column;  ///< first column of E_n (see above)
 };
 
-/// Solves the chain with `solver` and compares the outcome with the laws. Validates the options
-/// and the chain first (validate(), check_compare_chain()), then throws what solve() throws.
+/// Solves the chain with `solver` and compares the outcome with the laws.
+/// @throws InvalidInput for options or a chain validate() or check_compare_chain() refuse (checked
+///         before solving).
+/// @throws what solve() throws.
 Comparison compare(const std::string& title, const Chain& chain, const SolverOptions& solver,
                    const CompareOptions& options = {});
 

@@ -34,14 +34,18 @@ struct FieldResolution {
     std::size_t positions = 500;  ///< at most this many positions along the chain, 1 to 2000
 };
 
-/// Checks the bounds above. Throws InvalidInput naming the field ("times", "positions").
+/// Checks the bounds above.
+/// @throws InvalidInput naming the field ("times", "positions").
 void validate(const FieldResolution& resolution);
 
 /// Writes samples as CSV (format above) to `path`, atomically (a temporary file renamed into
-/// place): a failed write leaves no partial file. Throws std::runtime_error naming the path.
+/// place): a failed write leaves no partial file.
+/// @throws OutputPathError for a refused target; std::runtime_error naming the path when writing
+///         fails.
 void write_field_csv(const FieldSamples& samples, const std::string& title, const std::filesystem::path& path);
 
-/// Reads a file written by write_field_csv. Throws std::runtime_error on a malformed file.
+/// Reads a file written by write_field_csv.
+/// @throws std::runtime_error for a file that cannot be read or is malformed.
 FieldSamples read_field_csv(const std::filesystem::path& path);
 
 }  // namespace rodcollide

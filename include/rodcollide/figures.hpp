@@ -53,8 +53,8 @@ struct PlotOptions {
     bool dimensionless = false;
 };
 
-/// Checks the picture size: each side in [smallest_plot_size, largest_plot_size]. Throws
-/// InvalidInput (key "size").
+/// Checks the picture size: each side in [smallest_plot_size, largest_plot_size].
+/// @throws InvalidInput (key "size").
 void validate(const PlotOptions& options);
 
 /// The files of one picture.
@@ -66,12 +66,13 @@ struct PlotFiles {
 
 /// Checks, before any work, that `image` can be written: known extension, and the picture and its
 /// script FILE.gp pass check_output_target() (the data files are checked when they are moved into
-/// place, as every file is). Throws PlotPathError.
+/// place, as every file is).
+/// @throws PlotPathError naming the refused path.
 void check_output_path(const std::filesystem::path& image);
 
 /// The gnuplot to run: $RODCOLLIDE_GNUPLOT if set (no fallback: a wrong value is an error), else
-/// the gnuplot found when rodcollide was configured, else `gnuplot` on PATH. Throws PlotError if
-/// it is not an executable file.
+/// the gnuplot found when rodcollide was configured, else `gnuplot` on PATH.
+/// @throws PlotError if it is not an executable file.
 std::filesystem::path gnuplot_executable();
 
 // ---- Figures of a case ---------------------------------------------------------------------------
@@ -139,16 +140,23 @@ inline constexpr std::size_t figure_field_times = 401, figure_field_positions = 
 /// Solves what `request` needs: the exact solver (characteristics, displacement) or
 /// options.method (velocity, force, gauges), recording through request.t_end or, by default, one longest
 /// transit time past settling (default_diagram_end_time). One solve, except for a grid figure
-/// without t_end: the grid is planned for the run's length, so a first solve finds it. Throws
-/// UnsupportedMethod, SolverLimitExceeded, InvalidResolution, and std::invalid_argument for a bad
-/// request (t_end not positive or beyond options.end_time).
+/// without t_end: the grid is planned for the run's length, so a first solve finds it.
+/// @pre for a gauges figure, each of request.gauges passes check_gauge(gauge, chain).
+/// @throws std::invalid_argument for a bad request (t_end not finite and > 0, or beyond
+///         options.end_time).
+/// @throws what solve() throws.
 FigureSource solve_figure(const Chain& chain, const SolverOptions& options, const FigureRequest& request);
 
-/// Draws a figure from an already solved source (solve_figure). Throws PlotPathError, PlotError.
+/// Draws a figure from an already solved source.
+/// @pre `source` is what solve_figure(chain, ..., r) returned for this chain and a request r of
+///      the same kind (the kind decides what was solved).
+/// @throws std::invalid_argument for a source solve_figure() did not fill.
+/// @throws PlotPathError for a path that cannot be written; PlotError when gnuplot fails.
 Figure draw_solved_figure(const Chain& chain, const FigureSource& source, const FigureRequest& request);
 
 /// Checks the output path and gnuplot first, then solve_figure() and draw_solved_figure().
-/// Throws what those throw.
+/// @throws what check_output_path(), gnuplot_executable(), solve_figure() and
+///         draw_solved_figure() throw (the path and gnuplot before any solving).
 Figure draw_figure(const Chain& chain, const SolverOptions& options, const FigureRequest& request);
 
 /// Characteristics diagrams draw at most this many fronts, the strongest (the rest are counted in
@@ -160,8 +168,9 @@ inline constexpr std::size_t largest_drawn_fronts = 20000;
 /// The empirical cone map picture (PNG or SVG by the extension of `image`): the unit circle of
 /// gamma- coloured by empirical cone with Winandy & Leine's boundaries, and the errors against theta.
 /// Writes FILE.gp (`gnuplot FILE.gp` in that directory redraws it) and FILE.map.dat beside it: all
-/// files appear complete, or none. Throws PlotPathError (bad path: check_output_path() first),
-/// PlotError (gnuplot missing or failing).
+/// files appear complete, or none.
+/// @throws PlotPathError for a bad path (check_output_path() first); PlotError when gnuplot is
+///         missing or fails.
 void write_sweep_plot(const SweepResult& r, const std::filesystem::path& image);
 
 }  // namespace rodcollide

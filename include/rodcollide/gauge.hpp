@@ -17,8 +17,8 @@ struct Gauge {
     std::string name;     ///< used in outputs
 };
 
-/// Checks a gauge against its chain: rod an index of it, x finite and within the rod. Throws
-/// InvalidInput with key "rod" or "x".
+/// Checks a gauge against its chain: rod an index of it, x finite and within the rod.
+/// @throws InvalidInput with key "rod" or "x".
 void check_gauge(const Gauge& gauge, const Chain& chain);
 
 }  // namespace rodcollide

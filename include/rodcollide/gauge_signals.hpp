@@ -23,6 +23,7 @@ struct GaugeSignal {
 inline constexpr std::size_t default_samples = 1000;
 
 /// One CSV: "time" then, per gauge, NAME_velocity, NAME_force, NAME_strain; one line per sample.
+/// @pre every signal has the first one's sample times (solve_with_gauges' do).
 std::string gauges_csv(const std::vector<GaugeSignal>& signals);
 
 }  // namespace rodcollide

@@ -20,15 +20,18 @@ struct ImpactMatrices {
 };
 
 /// The one check of the bodies' masses [kg] (for the laws, `rodcollide laws` and validation
-/// files): at least 2, each finite and > 0, with 1/m finite (G must be representable). Throws
-/// InvalidInput("masses", ...).
+/// files): at least 2, each finite and > 0, with 1/m finite (G must be representable).
+/// @throws InvalidInput("masses", ...).
 void validate_masses(const Eigen::VectorXd& masses);
 
 /// The one check of pre-impact velocities [m/s] for these masses: one finite value per body and
-/// a kinetic energy a double can hold. Throws InvalidInput("velocities", ...).
+/// a kinetic energy a double can hold.
+/// @pre validate_masses(masses) passes.
+/// @throws InvalidInput("velocities", ...).
 void validate_velocities(const Eigen::VectorXd& masses, const Eigen::VectorXd& velocities);
 
-/// Builds M, W, G. Throws InvalidInput for masses validate_masses refuses.
+/// Builds M, W, G.
+/// @throws InvalidInput for masses validate_masses refuses.
 ImpactMatrices impact_matrices(const Eigen::VectorXd& masses);
 
 /// gamma = W^T u: contact velocities u_{k+1} - u_k [m/s] (matrix-free, any n).
@@ -37,10 +40,10 @@ Eigen::VectorXd contact_velocities(const Eigen::VectorXd& u);
 /// W*Lambda: generalized impulse on each body from contact impulses Lambda [N*s] (matrix-free).
 Eigen::VectorXd generalized_impulse(const Eigen::VectorXd& impulses);
 
-/// T = u^T M u / 2 [J].
+/// T = u^T M u / 2 [J]. @pre u.size() == masses.size()
 double kinetic_energy(const Eigen::VectorXd& masses, const Eigen::VectorXd& u);
 
-/// Centre-of-mass velocity sum(m u)/sum(m) [m/s].
+/// Centre-of-mass velocity sum(m u)/sum(m) [m/s]. @pre u.size() == masses.size()
 double centre_of_mass_velocity(const Eigen::VectorXd& masses, const Eigen::VectorXd& u);
 
 }  // namespace rodcollide

@@ -24,13 +24,14 @@ inline std::string display_path(const std::filesystem::path& path) { return disp
 /// Checks that `path` may be written, before any work and again just before the file is moved
 /// into place: it is absent or a regular file writable by us (never followed through a symlink),
 /// and its directory exists and accepts new files (tried, not guessed from permission bits).
-/// Throws OutputPathError.
+/// @throws OutputPathError naming the path and why it is refused.
 void check_output_target(const std::filesystem::path& path);
 
 /// Writes `content` to a new temporary file beside `path`, checks every write and the close, then
 /// renames it into place after check_output_target(path) once more: a symlink, device or FIFO
-/// that appeared meanwhile is never replaced. Throws OutputPathError for a refused target and
-/// std::runtime_error naming the path when writing fails (the temporary file is removed).
+/// that appeared meanwhile is never replaced.
+/// @throws OutputPathError for a refused target.
+/// @throws std::runtime_error naming the path when writing fails (the temporary file is removed).
 void write_file_atomically(const std::filesystem::path& path, const std::string& content);
 
 }  // namespace rodcollide

@@ -16,6 +16,7 @@
 #include "rodcollide/impact_matrices.hpp"  // M, W, G of a chain
 #include "rodcollide/solver_options.hpp"   // method, horizon, caps, resolution
 #include "rodcollide/solver_option_table.hpp"  // every [solver] option: key, type, default, range, help
+#include "rodcollide/case_key_table.hpp"       // every other case key: table, type, default, range, help
 
 // Reading a case
 #include "rodcollide/case_file.hpp"  // load_case(): TOML -> Case

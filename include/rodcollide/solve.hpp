@@ -22,9 +22,12 @@ public:
     using std::invalid_argument::invalid_argument;
 };
 
-/// Solves with options.method. Throws InvalidInput for options validate(SolverOptions) refuses,
-/// UnsupportedMethod, SolverLimitExceeded, and for finite differences InvalidResolution
-/// (finite_difference.hpp).
+/// Solves with options.method.
+/// @throws InvalidInput for options validate(SolverOptions) refuses.
+/// @throws UnsupportedMethod for a method this build lacks.
+/// @throws SolverLimitExceeded when a cap (max_events, max_fronts, cells, work) is reached.
+/// @throws InvalidResolution (finite differences) when no grid within the limits resolves the chain.
+/// @throws InvariantViolation when the outcome fails its self-check (a solver bug, never input).
 Outcome solve(const Chain& chain, const SolverOptions& options);
 
 /// An outcome with the velocity and force fields over the run, for plots.
@@ -38,8 +41,9 @@ struct SolutionWithField {
 /// 2 to 2000; positions >= 1). Without t_end, over the recorded run: to the outcome's end_time
 /// (plus record_after_settling once settled), or record_until if later. Characteristics: the exact
 /// field at evenly spaced times and positions (sample_field). Finite differences: the grid's own
-/// history (finite_difference.hpp), to the end of the run or, given t_end, to t_end. Throws
-/// InvalidInput for bad options or bounds (validate(FieldResolution): "times", "positions").
+/// history (finite_difference.hpp), to the end of the run or, given t_end, to t_end.
+/// @throws InvalidInput for bad options or bounds (validate(FieldResolution): "times", "positions").
+/// @throws what solve() throws.
 SolutionWithField solve_with_field(const Chain& chain, const SolverOptions& options, std::size_t times,
                                    std::size_t positions, std::optional<double> t_end = std::nullopt);
 
@@ -56,9 +60,11 @@ struct FieldAtPoints {
 
 /// Python's field(): solves with the exact solver (characteristics, whatever options.method),
 /// keeping the field's history through the latest t[k] (raising options.record_until to it), and
-/// reads the field at the points. x and t have the same length; each x[k] must lie in [0, the
-/// chain's total length] and each t[k] be finite and >= 0 (the caller checks). Throws what solve()
-/// throws.
+/// reads the field at the points.
+/// @pre each x[k] in [0, chain.total_length()] and each t[k] finite and >= 0 (not checked here:
+///      Python's field() checks them).
+/// @throws std::invalid_argument if x and t differ in length.
+/// @throws what solve() throws.
 FieldAtPoints exact_field_at(const Chain& chain, const SolverOptions& options, std::span<const double> x,
                              std::span<const double> t);
 
@@ -72,7 +78,10 @@ struct SolutionWithGauges {
 /// with options.method (solve_with_wave_field: the outcome is the same) and samples each gauge at
 /// `samples` equally spaced times (2 to largest_samples) over [0, t_end]. Without t_end: to the
 /// horizon if options.end_time is set, else to two transits of the whole chain past settling, so
-/// the signals show the vibration left; never past what the run recorded. Throws as solve() does.
+/// the signals show the vibration left; never past what the run recorded.
+/// @pre each gauge passes check_gauge(gauge, chain) (the case reader checks them).
+/// @throws InvalidInput ("samples") for samples outside [2, largest_samples].
+/// @throws what solve() throws.
 SolutionWithGauges solve_with_gauges(const Chain& chain, const SolverOptions& options, const std::vector<Gauge>& gauges,
                                      std::size_t samples, std::optional<double> t_end = std::nullopt);
 

@@ -21,7 +21,8 @@ inline constexpr Method all_methods[] = {Method::characteristics, Method::finite
 std::string to_string(Method m);
 /// Parses a method name; nullopt for anything else.
 std::optional<Method> parse_method(const std::string& name);
-/// The method called `name`; throws InvalidInput("method", "unknown method ...; valid: ...").
+/// The method called `name`.
+/// @throws InvalidInput("method", "unknown method ...; valid: ...") for any other name.
 Method method_named(const std::string& name);
 
 /// A solver cap (events, fronts, cells, work, memory) was reached while solving; what() says
@@ -119,8 +120,9 @@ inline constexpr double largest_time_resolution = 0.25;
 
 /// Checks every limit on the options: a known method; end_time and record_until finite and > 0;
 /// drop_tolerance in [0, largest_drop_tolerance]; time_resolution in [0, largest_time_resolution]; max_events, max_fronts and cells (unless 0, the default) from 1 to
-/// their largest value above. Throws InvalidInput naming the option by its case-file key
-/// ("end_time"). The case reader, the command line's solver flags and solve() all call it.
+/// their largest value above. The case reader, the command line's solver flags and solve() all
+/// call it.
+/// @throws InvalidInput naming the first option refused by its case-file key ("end_time").
 void validate(const SolverOptions& options);
 
 }  // namespace rodcollide

@@ -64,12 +64,14 @@ struct SweepOptions {
 /// Most worker threads a sweep starts (SweepOptions::threads).
 inline constexpr unsigned largest_sweep_threads = 1024;
 
-/// Throws InvalidInput naming the option as its key() ("directions", "threads", "shard", "laws",
-/// "restitution", "linear_tolerance") if the options do not fit.
+/// Checks the options.
+/// @throws InvalidInput naming the option as its key() ("directions", "threads", "shard", "laws",
+///         "restitution", "linear_tolerance") if the options do not fit.
 void validate(const SweepOptions& options);
 
 /// Checks that the chain can be swept: its ends free and unloaded, exactly three rods (gamma- lives
-/// in a plane). Throws InvalidInput naming the key ("rods" for the count).
+/// in a plane).
+/// @throws InvalidInput naming the key ("ends"; "rods" for the count).
 void check_sweep_chain(const Chain& chain);
 
 /// The cone of Winandy & Leine 2015 Fig. 4a as an angular range [begin, end] [deg], begin in
@@ -77,6 +79,7 @@ void check_sweep_chain(const Chain& chain);
 std::pair<double, double> seed_cone_range(laws::Cone c);
 
 /// First and one-past-last direction index of a shard.
+/// @pre 1 <= shard.index <= shard.count (validate(SweepOptions) checks it).
 std::pair<std::size_t, std::size_t> shard_range(std::size_t directions, const Shard& shard);
 
 /// gamma- of direction i of N: (cos, sin) of 2 pi i / N, exact at quarter turns.
@@ -137,11 +140,15 @@ struct SweepResult {
 };
 
 /// Runs the sweep on the chain's three rods (gaps ignored: the rods touch). Uses options.threads
-/// threads. Validates first; throws what solve() throws (the first error of any direction).
+/// threads.
+/// @throws InvalidInput for a chain or options check_sweep_chain() or validate() refuse (checked
+///         before solving).
+/// @throws what solve() throws (the first error of any direction).
 SweepResult sweep(const std::string& title, const Chain& chain, const SweepOptions& options);
 
 /// The empirical cone map of points p[0..n) in angular order (`closed`: they cover the whole
 /// circle, so the last secant joins the last point to the first).
+/// @pre the points are in angular order (a SweepResult's are).
 std::vector<EmpiricalCone> empirical_cone_map(const std::vector<SweepPoint>& points, bool closed, double tolerance);
 
 // ---- As `rodcollide sweep` writes it (docs/sweep.md) ---------------------------------------

@@ -73,10 +73,13 @@ struct Suite {
     std::vector<Check> checks;       ///< in file order
 };
 
-/// Loads a directory (every *.toml directly in it, sorted) or one file. Throws ValidationFileError.
+/// Loads a directory (every *.toml directly in it, sorted) or one file.
+/// @throws ValidationFileError for a path without validation files or any problem in one (the
+///         first, as one FILE:LINE: KEY: message line).
 Suite load_suite(const std::filesystem::path& path);
 
 /// Loads one file's text; `name` is the file in messages, `directory` resolves relative paths.
+/// @throws ValidationFileError as load_suite().
 std::vector<Check> parse_validation_file(const std::string& text, const std::string& name,
                                          const std::filesystem::path& directory);
 
@@ -99,6 +102,7 @@ struct Report {
 
 /// Computes every check (a sweep's cone_errors gives six rows). A check that throws is a FAIL
 /// row whose `got` is the error message. `progress(done, total)` is called after each check.
+/// @throws nothing for a failing check (it is a row); only what `progress` throws.
 Report run(const Suite& suite, const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 // ---- As `rodcollide validate` prints it (docs/validation.md) -------------------------------

@@ -5,6 +5,7 @@
 #include "bindings.hpp"
 
 #include "rodcollide/case_file.hpp"
+#include "rodcollide/case_key_table.hpp"
 #include "rodcollide/solver_option_table.hpp"
 
 #include <pybind11/eigen.h>
@@ -22,21 +23,19 @@ namespace rodcollide::python {
 
 namespace {
 
-/// The keys a rod and a segment share: a uniform piece of bar.
-template <class Piece>
-py::dict piece_dict(const Piece& p) {
+/// A segment as its [[rod.segment]] table: every key of the key table (case_key_table.hpp).
+py::dict segment_dict(const Segment& g) {
     py::dict d;
-    d["length"] = p.length;
-    d["area"] = p.area;
-    d["density"] = p.density;
-    d["youngs_modulus"] = p.youngs_modulus;
+    for (const CaseKeySpec& row : case_key_table())
+        if (row.segment_field) d[py::str(row.key.data(), row.key.size())] = g.*row.segment_field;
     return d;
 }
 
+/// A rod as its [[rod]] table: every number of the key table (case_key_table.hpp).
 py::dict rod_dict(const Rod& r) {
-    py::dict d = piece_dict(r);
-    d["velocity"] = r.velocity;
-    d["gap"] = r.gap;
+    py::dict d;
+    for (const CaseKeySpec& row : case_key_table())
+        if (row.rod_field) d[py::str(row.key.data(), row.key.size())] = r.*row.rod_field;
     return d;
 }
 
@@ -68,22 +67,6 @@ py::dict gauge_dict(const Gauge& g) {
 }
 
 std::optional<std::size_t> unless_zero(std::size_t n) { return n ? std::optional(n) : std::nullopt; }
-
-/// A [[rod]] key of the case-file format (README "Case files") and the bound the case reader
-/// checks on its value.
-struct RodKey {
-    const char* name;
-    double Rod::*field;
-    bool required;
-};
-constexpr RodKey plain_rod_keys[] = {
-    {"length", &Rod::length, true},
-    {"area", &Rod::area, true},
-    {"density", &Rod::density, true},
-    {"youngs_modulus", &Rod::youngs_modulus, true},
-    {"velocity", &Rod::velocity, false},
-    {"gap", &Rod::gap, false},
-};
 
 /// A plain number as the case reader reads it: a float it reads back exactly (normal or zero,
 /// so that TOML's text round trip cannot change it) or an integer of at most 2^53 in magnitude
@@ -126,18 +109,20 @@ std::optional<Case> plain_case(py::handle rods, py::handle title, const std::str
         const py::handle item = list[i];
         if (!PyDict_Check(item.ptr())) return std::nullopt;
         std::size_t found = 0;
-        for (const RodKey& key : plain_rod_keys) {
-            PyObject* v = PyDict_GetItemString(item.ptr(), key.name);  // borrowed; never raises
+        for (const CaseKeySpec& key : case_key_table()) {  // the [[rod]] numbers, as the case reader
+            if (!key.rod_field) continue;
+            const std::string name(key.key);
+            PyObject* v = PyDict_GetItemString(item.ptr(), name.c_str());  // borrowed; never raises
             if (!v || v == Py_None) {
                 if (key.required) return std::nullopt;
                 if (v) ++found;
                 continue;
             }
             ++found;
-            if (i == 0 && key.field == &Rod::gap) return std::nullopt;
+            if (i == 0 && key.rod_field == &Rod::gap) return std::nullopt;
             const std::optional<double> x = plain_number(v);
             if (!x) return std::nullopt;  // bounds: Chain's constructor, the one check, below
-            chain[i].*key.field = *x;
+            chain[i].*key.rod_field = *x;
         }
         if (found != static_cast<std::size_t>(PyDict_Size(item.ptr()))) return std::nullopt;  // an unknown key
     }
@@ -157,6 +142,12 @@ void bind_case(py::module_& m) {
     py::list keys;
     for (const SolverOptionSpec& o : solver_option_table()) keys.append(std::string(o.key));
     m.attr("solver_option_keys") = py::tuple(keys);
+    // The other keys of a case file (case_key_table.hpp) as (table, key) pairs, table "" for the
+    // top level: what Case(...) takes (python/tests/test_input.py checks it against them).
+    py::list case_keys;
+    for (const CaseKeySpec& row : case_key_table())
+        case_keys.append(py::make_tuple(std::string(to_string(row.table)), std::string(row.key)));
+    m.attr("case_keys") = py::tuple(case_keys);
 
     py::class_<SolverOptions>(m, "SolverOptions",
                               "Solver options, named as the keys of a case file's [solver] table")
@@ -190,7 +181,7 @@ void bind_case(py::module_& m) {
                                    py::list rods;
                                    for (const Rod& r : c.chain.rods()) {
                                        py::list segments;
-                                       for (const Segment& g : r.segments) segments.append(piece_dict(g));
+                                       for (const Segment& g : r.segments) segments.append(segment_dict(g));
                                        rods.append(segments);
                                    }
                                    return rods;

@@ -143,3 +143,20 @@ def test_solver_keywords_are_the_option_table():
     assert set(values) == set(keys), "a new option needs a value here"
     for key, value in values.items():
         assert rc.run(case, **{key: value}).to_dict()["settled"] in (True, False), key
+
+
+def test_case_keys_are_the_key_table():
+    """The case keys of the C++ table (case_key_table.hpp) are those of the views: a rod's dict has
+    every [[rod]] number, a segment's every [[rod.segment]] key; and the fast path for plain rods
+    takes every [[rod]] number, as the case reader does."""
+    keys = _core.case_keys
+    assert len(keys) == len(set(keys)) and ("rod", "velocity") in keys and ("end", "kind") in keys
+    rod_numbers = [k for t, k in keys if t == "rod" and k != "segment"]
+    segment_keys = [k for t, k in keys if t == "rod.segment"]
+    case = rc.load_case("cases/ends/stepped_striker_wall.toml")
+    assert all(list(rod) == rod_numbers for rod in case.rods)
+    assert any(case.segments) and all(list(s) == segment_keys for rod in case.segments for s in rod)
+    rods = [dict(ROD, velocity=1), dict({k: 0.5 if k in ("velocity", "gap") else 1 for k in rod_numbers})]
+    fast = _core.plain_case(rods, None, "<dict>")
+    assert fast is not None, "a [[rod]] number the fast path does not take"
+    assert _same(fast, _reader_case(rods, None))

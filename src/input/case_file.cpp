@@ -4,6 +4,7 @@
 // Types are read by the shared typed reader (toml_input.hpp); the limits on values are the
 // library's own (Chain's checks, validate(SolverOptions)), reported here at their key's line.
 #include "rodcollide/case_file.hpp"
+#include "rodcollide/case_key_table.hpp"
 #include "rodcollide/solver_option_table.hpp"
 
 #include "input/case_file_ends.hpp"
@@ -28,35 +29,27 @@ namespace fs = std::filesystem;
 using toml_input::find;
 using toml_input::line_of;
 
-// ---- Schema -------------------------------------------------------------------------------
+// ---- Schema: the key tables (case_key_table.hpp, solver_option_table.hpp) ---------------------
 
+/// The [[rod]] numbers, in the key table's order: each is also a key of [defaults].
 struct RodKey {
     std::string_view name;
     double Rod::*field;
     bool required;
 };
-
-constexpr RodKey rod_keys[] = {
-    {"length", &Rod::length, true},      {"area", &Rod::area, true},
-    {"density", &Rod::density, true},    {"youngs_modulus", &Rod::youngs_modulus, true},
-    {"velocity", &Rod::velocity, false}, {"gap", &Rod::gap, false},
-};
-constexpr std::size_t rod_key_count = std::size(rod_keys);
-
-constexpr auto rod_key_names = [] {
-    std::array<std::string_view, rod_key_count> names{};
-    for (std::size_t k = 0; k < rod_key_count; ++k) names[k] = rod_keys[k].name;
-    return names;
-}();
-/// A [[rod]] table may also hold its [[rod.segment]] tables.
-constexpr auto rod_table_keys = [] {
-    std::array<std::string_view, rod_key_count + 1> names{};
-    for (std::size_t k = 0; k < rod_key_count; ++k) names[k] = rod_keys[k].name;
-    names[rod_key_count] = "segment";
-    return names;
-}();
-constexpr std::string_view top_level_keys[] = {"title", "defaults", "rod", "solver", "left", "right", "load", "gauge", "units"};
-constexpr std::string_view unit_systems[] = {"SI", "dimensionless"};
+const std::vector<RodKey>& rod_keys() {
+    static const std::vector<RodKey> keys = [] {
+        std::vector<RodKey> k;
+        for (const CaseKeySpec& row : case_key_table())
+            if (row.rod_field) k.push_back({row.key, row.rod_field, row.required});
+        return k;
+    }();
+    return keys;
+}
+/// A [[rod]] table also holds its [[rod.segment]] tables.
+std::span<const std::string_view> rod_table_keys() { return case_keys(CaseTable::rod); }
+std::span<const std::string_view> top_level_keys() { return case_keys(CaseTable::top_level); }
+std::span<const std::string_view> unit_systems() { return find_case_key(CaseTable::top_level, "units")->choices; }
 /// The [solver] keys, in the order of the option table (solver_option_table.hpp).
 const std::vector<std::string_view>& solver_keys() {
     static const std::vector<std::string_view> keys = [] {
@@ -73,9 +66,9 @@ std::string_view home_of(std::string_view key) {
     auto in = [&](std::span<const std::string_view> keys) {
         return std::find(keys.begin(), keys.end(), key) != keys.end();
     };
-    if (in(rod_key_names)) return "[defaults] or a [[rod]] table";
+    if (in(defaults_keys())) return "[defaults] or a [[rod]] table";
     if (in(solver_keys())) return "[solver]";
-    if (in(top_level_keys)) return "the top level, before the first [table] header";
+    if (in(top_level_keys())) return "the top level, before the first [table] header";
     return {};
 }
 
@@ -128,7 +121,7 @@ public:
             }
         });
         const toml::table& top = table(root, "");
-        reject_unknown_keys(top, top_level_keys, "", unknown_key_hint(top_level_keys, true));
+        reject_unknown_keys(top, top_level_keys(), "", unknown_key_hint(top_level_keys(), true));
 
         std::string name = title(top);
         const bool dimensionless = units(top) == "dimensionless";
@@ -145,8 +138,8 @@ public:
 private:
     /// Per rod key: the value from [defaults], and where it was written (null when absent).
     struct Defaults {
-        std::array<std::optional<double>, rod_key_count> value;
-        std::array<const toml::value*, rod_key_count> source{};
+        std::vector<std::optional<double>> value = std::vector<std::optional<double>>(rod_keys().size());
+        std::vector<const toml::value*> source = std::vector<const toml::value*>(rod_keys().size());
     };
 
     /// The optional top-level table `name` (null when absent), with no unknown keys.
@@ -166,10 +159,10 @@ private:
 
     std::string units(const toml::table& top) const {
         const toml::value* v = find(top, "units");
-        if (!v) return "SI";
+        if (!v) return std::string(unit_systems().front());
         const std::string u = string(*v, "units");
-        if (std::find(std::begin(unit_systems), std::end(unit_systems), u) == std::end(unit_systems))
-            fail(*v, "units", input::unknown("unit system", u, unit_systems));
+        if (std::ranges::find(unit_systems(), u) == unit_systems().end())
+            fail(*v, "units", input::unknown("unit system", u, unit_systems()));
         return u;
     }
 
@@ -183,12 +176,12 @@ private:
 
     Defaults defaults(const toml::table& top) const {
         Defaults d;
-        const toml::table* t = section(top, "defaults", rod_key_names);
+        const toml::table* t = section(top, "defaults", defaults_keys());
         if (!t) return d;
-        for (std::size_t k = 0; k < rod_key_count; ++k)
-            if (const toml::value* v = find(*t, rod_keys[k].name)) {
-                d.value[k] = rod_quantity(*v, fmt::format("defaults.{}", rod_keys[k].name), std::nullopt,
-                                          rod_keys[k].name);
+        for (std::size_t k = 0; k < rod_keys().size(); ++k)
+            if (const toml::value* v = find(*t, rod_keys()[k].name)) {
+                d.value[k] = rod_quantity(*v, fmt::format("defaults.{}", rod_keys()[k].name), std::nullopt,
+                                          rod_keys()[k].name);
                 d.source[k] = v;
             }
         return d;
@@ -205,18 +198,18 @@ private:
         std::vector<Rod> rods(tables.size());
         for (std::size_t i = 0; i < tables.size(); ++i) {
             const toml::table& t = table(tables[i], rod_key(i));
-            reject_unknown_keys(t, rod_table_keys, rod_key(i), unknown_key_hint(rod_table_keys, false));
+            reject_unknown_keys(t, rod_table_keys(), rod_key(i), unknown_key_hint(rod_table_keys(), false));
             if (const toml::value* gap = find(t, "gap"); i == 0 && gap)
                 fail(*gap, rod_key(0, "gap"),
                      "the first rod has no left neighbour, so no gap (a gap in [defaults] "
                      "applies to the other rods only)");
             rods[i].segments = case_file::read_segments(*this, t, i, [&](std::string_view name) {
-                for (std::size_t k = 0; k < rod_key_count; ++k)
-                    if (rod_keys[k].name == name) return defaults.value[k];
+                for (std::size_t k = 0; k < rod_keys().size(); ++k)
+                    if (rod_keys()[k].name == name) return defaults.value[k];
                 return std::optional<double>{};
             });
-            for (std::size_t k = 0; k < rod_key_count; ++k) {
-                const RodKey& key = rod_keys[k];
+            for (std::size_t k = 0; k < rod_keys().size(); ++k) {
+                const RodKey& key = rod_keys()[k];
                 double& field = rods[i].*key.field;
                 if (!rods[i].segments.empty() && key.required) continue;  // the segments' (Chain)
                 if (const toml::value* v = find(t, key.name))
@@ -272,8 +265,8 @@ private:
         const toml::value& rod = list.as_array()[*e.rod()];
         if (e.quantity().empty()) return line_of(rod);
         if (const toml::value* v = find(rod.as_table(), e.quantity())) return line_of(*v);
-        for (std::size_t k = 0; k < rod_key_count; ++k)
-            if (rod_keys[k].name == e.quantity() && d.source[k]) return line_of(*d.source[k]);
+        for (std::size_t k = 0; k < rod_keys().size(); ++k)
+            if (rod_keys()[k].name == e.quantity() && d.source[k]) return line_of(*d.source[k]);
         return line_of(rod);
     }
 

@@ -3,6 +3,8 @@
 // check_gauge) and reported at their key's line.
 #include "input/case_file_ends.hpp"
 
+#include "rodcollide/case_key_table.hpp"
+
 #include <fmt/format.h>
 
 #include <fmt/ranges.h>
@@ -18,12 +20,10 @@ namespace {
 
 using toml_input::find;
 
-constexpr std::string_view end_keys[] = {"kind", "gap"};
-constexpr std::string_view end_kinds[] = {"free", "fixed", "wall", "anechoic"};
-constexpr std::string_view load_keys[] = {"end", "quantity", "time", "value", "shape", "amplitude",
-                                          "duration", "rise", "fall", "file"};
-constexpr std::string_view segment_keys[] = {"length", "area", "density", "youngs_modulus"};
-constexpr std::string_view gauge_keys[] = {"rod", "x", "name"};
+/// The strings the string key `key` of `table` accepts (case_key_table.hpp).
+std::span<const std::string_view> choices(CaseTable table, std::string_view key) {
+    return find_case_key(table, key)->choices;
+}
 
 /// The required string `name` of table `t` (whose value `table` is blamed when it is absent), one
 /// of `names` (a "what" in messages); returns its index.
@@ -45,14 +45,14 @@ ChainEnd read_end(const toml_input::Reader& reader, const toml::table& top, Chai
     const toml::value* v = find(top, name);
     if (!v) return end;
     const toml::table& t = reader.table(*v, name);
-    reader.reject_unknown_keys(t, end_keys, name);
+    reader.reject_unknown_keys(t, case_keys(CaseTable::end), name);
     if (const toml::value* kind = find(t, "kind")) {
         const std::string k = reader.string(*kind, name + ".kind");
         if (k == "free") end.kind = EndKind::free;
         else if (k == "fixed") end.kind = EndKind::fixed;
         else if (k == "wall") end.kind = EndKind::wall;
         else if (k == "anechoic") end.kind = EndKind::anechoic;
-        else reader.fail(*kind, name + ".kind", input::unknown("end kind", k, end_kinds));
+        else reader.fail(*kind, name + ".kind", input::unknown("end kind", k, choices(CaseTable::end, "kind")));
     }
     if (const toml::value* gap = find(t, "gap")) {
         const std::string key = name + ".gap";
@@ -109,12 +109,12 @@ Load read_load(const toml_input::Reader& reader, const toml::value& table_value,
                const ChainEnds& ends) {
     const std::string prefix = fmt::format("load[{}]", k);
     const toml::table& t = reader.table(table_value, prefix);
-    reader.reject_unknown_keys(t, load_keys, prefix);
+    reader.reject_unknown_keys(t, case_keys(CaseTable::load), prefix);
     const auto key = [&](std::string_view name) { return fmt::format("{}.{}", prefix, name); };
     Load load;
-    constexpr std::string_view sides[] = {"left", "right"};
-    load.end = required_choice(reader, t, table_value, prefix, "end", "end", sides) == 0 ? ChainSide::left
-                                                                                          : ChainSide::right;
+    load.end = required_choice(reader, t, table_value, prefix, "end", "end", choices(CaseTable::load, "end")) == 0
+                   ? ChainSide::left
+                   : ChainSide::right;
     const toml::value* end = find(t, "end");
     const std::string side(to_string(load.end));
     if (ends[load.end].kind != EndKind::free)
@@ -122,8 +122,8 @@ Load read_load(const toml_input::Reader& reader, const toml::value& table_value,
                                                   to_string(ends[load.end].kind)));
     if (ends.load_at(load.end))
         reader.fail(*end, key("end"), fmt::format("the {} end already has a load; one load per end", side));
-    constexpr std::string_view quantities[] = {"force", "velocity"};
-    load.quantity = required_choice(reader, t, table_value, prefix, "quantity", "quantity", quantities) == 0
+    load.quantity = required_choice(reader, t, table_value, prefix, "quantity", "quantity",
+                                    choices(CaseTable::load, "quantity")) == 0
                         ? LoadQuantity::force
                         : LoadQuantity::velocity;
 
@@ -207,19 +207,20 @@ std::vector<Segment> read_segments(const toml_input::Reader& reader, const toml:
     for (std::size_t s = 0; s < tables.size(); ++s) {
         const std::string prefix = fmt::format("{}.segment[{}]", rod_key, s);
         const toml::table& t = reader.table(tables[s], prefix);
-        reader.reject_unknown_keys(t, segment_keys, prefix);
+        reader.reject_unknown_keys(t, case_keys(CaseTable::segment), prefix);
         Segment g;
-        double* fields[] = {&g.length, &g.area, &g.density, &g.youngs_modulus};
-        for (std::size_t k = 0; k < std::size(segment_keys); ++k) {
-            const std::string_view name = segment_keys[k];
+        for (const CaseKeySpec& row : case_key_table()) {
+            if (row.table != CaseTable::segment) continue;
+            const std::string_view name = row.key;
+            double& field = g.*row.segment_field;
             const std::string key = fmt::format("{}.{}", prefix, name);
             const toml::value* v = find(t, name);
             if (!v && name != "length") v = find(rod, name);
             if (v) {
-                *fields[k] = reader.number(*v, key);
-                reader.checked(*v, key, [&] { check_rod_quantity(i, name, *fields[k]); });
+                field = reader.number(*v, key);
+                reader.checked(*v, key, [&] { check_rod_quantity(i, name, field); });
             } else if (const std::optional<double> d = default_of(name)) {
-                *fields[k] = *d;
+                field = *d;
             } else {
                 reader.fail(tables[s], key, input::missing("give it in this [[rod.segment]], its [[rod]] or [defaults]"));
             }
@@ -237,9 +238,9 @@ std::vector<Gauge> read_gauges(const toml_input::Reader& reader, const toml::tab
     for (std::size_t k = 0; k < tables.size(); ++k) {
         const std::string prefix = fmt::format("gauge[{}]", k);
         const toml::table& t = reader.table(tables[k], prefix);
-        reader.reject_unknown_keys(t, gauge_keys, prefix);
+        reader.reject_unknown_keys(t, case_keys(CaseTable::gauge), prefix);
         Gauge g;
-        g.name = fmt::format("gauge{}", k);
+        g.name = default_gauge_name(k);
         const toml::value* rod = find(t, "rod");
         const toml::value* x = find(t, "x");
         if (!rod) reader.fail(tables[k], prefix + ".rod", input::missing("give the rod index, from 0"));

@@ -27,7 +27,4 @@ std::vector<Segment> read_segments(const toml_input::Reader& reader, const toml:
 /// The [[gauge]] tables, each checked against the chain.
 std::vector<Gauge> read_gauges(const toml_input::Reader& reader, const toml::table& top, const Chain& chain);
 
-/// Keys these tables add at the top level and in [[rod]].
-inline constexpr std::string_view top_level_keys[] = {"left", "right", "load", "gauge"};
-
 }  // namespace rodcollide::case_file

@@ -112,8 +112,7 @@ void shape_points(const LoadShape& shape, std::vector<double>& time, std::vector
             value.push_back(i == 0 || i == pieces ? 0.0 : a * std::sin(std::numbers::pi * f));
         }
     } else {
-        constexpr std::string_view names[] = {"rectangle", "trapezoid", "half-sine"};
-        throw InvalidInput("shape", input::unknown("shape", shape.name, names));
+        throw InvalidInput("shape", input::unknown("shape", shape.name, load_shape_names));
     }
 }
 

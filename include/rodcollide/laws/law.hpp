@@ -36,15 +36,18 @@ const std::vector<std::string>& law_names();
 inline constexpr Eigen::Index max_law_balls = 1000;
 
 /// The one check of the bodies a law is applied to: at most max_law_balls, then
-/// validate_masses() and validate_velocities() (impact_matrices.hpp). Throws InvalidInput with
-/// key "masses" or "velocities".
+/// validate_masses() and validate_velocities() (impact_matrices.hpp).
+/// @throws InvalidInput with key "masses" or "velocities".
 void validate_balls(const Eigen::VectorXd& masses, const Eigen::VectorXd& velocities);
 
-/// Checks the parameters for a chain of `balls` bodies. Throws InvalidInput (errors.hpp)
-/// naming the parameter as its key(): "law", "restitution", "restitution_matrix", "max_impacts".
+/// Checks the parameters for a chain of `balls` bodies.
+/// @throws InvalidInput (errors.hpp) naming the parameter as its key(): "law", "restitution",
+///         "restitution_matrix", "max_impacts".
 void validate_law_parameters(const LawParameters& p, Eigen::Index balls);
 
-/// Applies the law to pre-impact velocities u- [m/s] (one per mass of im). Validates first.
+/// Applies the law to pre-impact velocities u- [m/s].
+/// @pre validate_balls(im.masses, u_pre) passes (one finite velocity per mass; not checked here).
+/// @throws InvalidInput for parameters validate_law_parameters() refuses (checked first).
 LawResult apply_law(const LawParameters& p, const ImpactMatrices& im, const Eigen::VectorXd& u_pre);
 
 /// A velocity vector with these contact velocities: u_1 = 0, u_{k+1} = u_k + gamma_k [m/s].

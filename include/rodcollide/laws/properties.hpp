@@ -97,8 +97,9 @@ struct PropertyReport {
     long long evaluations = 0;  ///< calls of the map
 };
 
-/// Runs every check on the map. Throws std::invalid_argument if the map returns the wrong size
-/// or a non-finite value; exceptions of the map itself pass through.
+/// Runs every check on the map.
+/// @throws std::invalid_argument if the map returns the wrong size or a non-finite value.
+/// @throws what the map itself throws (passed through).
 PropertyReport check_properties(const ContactMap& map, const ImpactMatrices& im,
                                 const PropertyOptions& options = {});
 

@@ -51,7 +51,8 @@ inline constexpr ImpactOrder default_impact_order = ImpactOrder::most_negative;
 
 /// The option spelling of an order ("left-to-right", ...).
 std::string_view order_name(ImpactOrder order);
-/// The inverse of order_name; throws InvalidInput (key "order") for anything else.
+/// The inverse of order_name.
+/// @throws InvalidInput (key "order") for anything else.
 ImpactOrder parse_impact_order(std::string_view name);
 /// All spellings, default first.
 std::vector<std::string> impact_order_names();

@@ -1,10 +1,50 @@
-// Physics at rod ends, shared by both solvers (docs/physics.md §1; Winandy & Leine 2015 Table 1).
-// A rod carries the Riemann invariants alpha = v - N/Z (constant along dx/dt = +c) and
-// beta = v + N/Z (constant along dx/dt = -c); N is the normal force, positive in tension.
-// A junction receives alpha from the rod on its left (arriving at that rod's right end) and beta
-// from the rod on its right (arriving at that rod's left end), and sends back beta to the left
-// and alpha to the right. Free ends reflect; a closed contact makes v and N continuous; a
-// unilateral contact carries compression only and opens when it would carry tension.
+// Junction rules: what happens where two elements meet, or where the chain ends. The only physics
+// at rod ends; both solvers call it (docs/physics.md §1.4 and §8; Winandy & Leine 2015 Table 1).
+// The solvers only carry waves along elements; each rule below is a Riemann solver for one kind.
+//
+// Waves (physics.md §1.2). An element of impedance Z = rho A c [N s/m] carries two Riemann
+// invariants [m/s], N the normal force, positive in tension:
+//   alpha = v - N/Z   constant along dx/dt = +c (travels right)
+//   beta  = v + N/Z   constant along dx/dt = -c (travels left)
+//   v = (alpha + beta)/2,   N = Z (beta - alpha)/2.
+//
+// Inputs (JunctionArrivals): alpha_in from the element on the left (at its right end) and beta_in
+// from the element on the right (at its left end); their impedances Z_L and Z_R (0 on the missing
+// side of a chain end; a finite-difference solver passes its discrete impedance); `outside`, the
+// invariant an anechoic end's continuation sends in; for a kind with a gap, whether its ends touch,
+// and the tolerance band [m/s] for rounding.
+// Outputs (JunctionResponse): the waves sent back, beta_out into the left element and alpha_out
+// into the right one; the velocity of each end; the force N the junction carries.
+// s = beta_in - alpha_in is the free separation velocity: how fast the ends would part if both
+// were free. A closed junction carries N* = Z_L Z_R s / (Z_L + Z_R), so N* and s share a sign.
+//
+// kind (JunctionKind)  | rule                          | waves sent                         | physics.md
+// ---------------------+-------------------------------+------------------------------------+-----------
+// free_end             | N = 0                         | right end: beta_out = alpha_in     | §1.4 Free
+//                      |                               | left end: alpha_out = beta_in      | end
+// contact, apart       | both ends free (open)         | beta_out = alpha_in,               | §1.4 Open
+//                      | v_L = alpha_in, v_R = beta_in | alpha_out = beta_in                | contacts
+// contact, touching,   | closed: v and N continuous,   | beta_out = v* + N*/Z_L,            | §1.4 Closed
+//   s < -tolerance     | v* = (Z_L alpha_in + Z_R      | alpha_out = v* - N*/Z_R (equal Z:  | contact,
+//                      | beta_in)/(Z_L + Z_R), N* < 0  | all transmitted, none reflected)   | Unilateral
+// contact, touching,   | no compression: the open rule | as apart; the ends part only once  | §1.4, §6.5
+//   s >= -tolerance    | (it equals the closed at s=0) | s > tolerance (stays_touching)     |
+// welded               | closed, N of either sign      | as a closed contact                | §8.1
+// fixed_end            | v = 0, bilateral              | right: beta_out = -alpha_in,       | §8.2
+//                      |                               | N = -Z alpha_in; left: the mirror  |
+// wall                 | touching and s < -tolerance   | as fixed_end while closed, else as | §8.2
+//                      | (compressed): v = 0           | free_end                           |
+// anechoic_end         | continued by the rod in its   | right: beta_out = outside,         | §8.2, §8.5
+//                      | initial state (outside = v0)  | N = Z (outside - alpha_in)/2; left:|
+//                      |                               | the mirror; nothing is reflected   |
+// free end under a     | N = F(t) or v = V(t)          | right: beta_out = alpha_in + 2F/Z  | §8.3
+//   load (no kind:     | prescribed                    | or 2V - alpha_in; left: alpha_out =|
+//   loaded_end_        |                               | beta_in - 2F/Z or 2V - beta_in     |
+//   response())        |                               |                                    |
+//
+// Not here: when a gap closes (contact_record), simultaneous arrivals (each junction of a group
+// reads every arrival of the group: physics.md §1.4 "Simultaneous arrivals"), energy and momentum
+// through the ends (end_flux, §8.4).
 #pragma once
 
 #include "rodcollide/chain_ends.hpp"

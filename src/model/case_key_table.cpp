@@ -1,0 +1,185 @@
+// The one table of case-file keys outside [solver] (case_key_table.hpp): defaults printed from
+// the model's own default values (Rod{}, ChainEnd{}, LoadShape{}), so that the table, the
+// reader and docs/case_file.md cannot drift apart.
+#include "rodcollide/case_key_table.hpp"
+
+#include "rodcollide/chain_ends.hpp"
+#include "rodcollide/solver_option_table.hpp"  // short_number
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+namespace rodcollide {
+
+namespace {
+
+std::string quoted(std::string_view s) { return fmt::format("\"{}\"", s); }
+std::string required() { return "required"; }
+std::string none() { return "none"; }
+
+// The strings string keys accept, in the order messages list them. The first unit system is the
+// default (the case reader takes it from here).
+constexpr std::string_view unit_systems[] = {"SI", "dimensionless"};
+constexpr std::string_view end_kinds[] = {"free", "fixed", "wall", "anechoic"};  // EndKind's order
+constexpr std::string_view sides[] = {"left", "right"};                          // ChainSide's order
+constexpr std::string_view quantities[] = {"force", "velocity"};                 // LoadQuantity's order
+
+using T = CaseTable;
+using K = KeyType;
+
+constexpr std::span<const std::string_view> any_string{};
+
+/// A number of [[rod]] (and [defaults]) that sets `field`.
+constexpr CaseKeySpec rod_number(std::string_view key, std::string_view units, bool required_,
+                                 std::string (*default_text)(), std::string_view range, std::string_view help,
+                                 double Rod::*field) {
+    return {T::rod, key, K::number, units, required_, default_text, range, any_string, help, field, nullptr};
+}
+
+/// A key of [[rod.segment]], which falls back on the rod's key of the same name.
+constexpr CaseKeySpec segment_number(std::string_view key, std::string_view units, std::string_view help,
+                                     double Segment::*field) {
+    return {T::segment, key, K::number, units, true, [] { return std::string("the rod's key, else [defaults]"); },
+            "finite, > 0", any_string, help, nullptr, field};
+}
+
+constexpr std::array table = {
+    // The top level, in the order the reader lists its keys.
+    CaseKeySpec{T::top_level, "title", K::string, "", false,
+                [] { return std::string("the file name without its extension"); }, "", any_string,
+                "the case's name, shown in the output"},
+    CaseKeySpec{T::top_level, "defaults", K::table, "", false, none, "", any_string,
+                "values for any [[rod]] number, used by every rod that omits it"},
+    CaseKeySpec{T::top_level, "rod", K::tables, "", true, required, "", any_string,
+                "the rods, left to right, one [[rod]] table each"},
+    CaseKeySpec{T::top_level, "solver", K::table, "", false, [] { return std::string("all defaults"); }, "",
+                any_string, "how to solve: solver_option_table.hpp"},
+    CaseKeySpec{T::top_level, "left", K::table, "", false,
+                [] { return fmt::format("a {} end", to_string(ChainEnd{}.kind)); }, "", any_string,
+                "the condition at the chain's left end"},
+    CaseKeySpec{T::top_level, "right", K::table, "", false,
+                [] { return fmt::format("a {} end", to_string(ChainEnd{}.kind)); }, "", any_string,
+                "the condition at the chain's right end"},
+    CaseKeySpec{T::top_level, "load", K::tables, "", false, none, "", any_string,
+                "prescribed force or velocity histories at free ends"},
+    CaseKeySpec{T::top_level, "gauge", K::tables, "", false, none, "", any_string,
+                "stations whose histories run --gauges and run --json report"},
+    CaseKeySpec{T::top_level, "units", K::string, "", false, [] { return quoted(unit_systems[0]); }, "",
+                unit_systems, "the unit system pictures label: SI, or dimensionless (any consistent system)"},
+
+    // [[rod]]: the numbers in Rod's order, then the segments.
+    rod_number("length", "m", true, required, "finite, > 0", "L", &Rod::length),
+    rod_number("area", "m²", true, required, "finite, > 0", "cross-section A", &Rod::area),
+    rod_number("density", "kg/m³", true, required, "finite, > 0", "rho", &Rod::density),
+    rod_number("youngs_modulus", "Pa", true, required, "finite, > 0", "E", &Rod::youngs_modulus),
+    rod_number("velocity", "m/s", false, [] { return short_number(Rod{}.velocity); }, "finite",
+               "initial uniform velocity, the rod unstrained", &Rod::velocity),
+    rod_number("gap", "m", false, [] { return short_number(Rod{}.gap); }, "finite, ≥ 0",
+               "distance from the previous rod's right end (none for the first rod)", &Rod::gap),
+    CaseKeySpec{T::rod, "segment", K::tables, "", false, none, "", any_string,
+                "the rod's pieces, left to right, welded together"},
+
+    // [[rod.segment]]: each falls back on the rod's key, then [defaults].
+    segment_number("length", "m", "the segment's length (never from the rod: it is their sum)", &Segment::length),
+    segment_number("area", "m²", "the segment's cross-section", &Segment::area),
+    segment_number("density", "kg/m³", "the segment's density", &Segment::density),
+    segment_number("youngs_modulus", "Pa", "the segment's Young's modulus", &Segment::youngs_modulus),
+
+    // [left] and [right].
+    CaseKeySpec{T::end, "kind", K::string, "", false, [] { return quoted(to_string(ChainEnd{}.kind)); }, "",
+                end_kinds, "the end condition"},
+    CaseKeySpec{T::end, "gap", K::number, "m", false, [] { return short_number(ChainEnd{}.gap); }, "finite, ≥ 0", any_string,
+                "a wall's distance from the chain's end at t = 0"},
+
+    // [[load]]: the end, the quantity, then the history given one of three ways.
+    CaseKeySpec{T::load, "end", K::string, "", true, required, "", sides, "the free end the load acts on"},
+    CaseKeySpec{T::load, "quantity", K::string, "", true, required, "", quantities,
+                "what is prescribed: force (N, positive in tension) or velocity (m/s)"},
+    CaseKeySpec{T::load, "time", K::numbers, "s", false, none, "finite, ≥ 0 and strictly increasing",
+                any_string, "the history's times, with value"},
+    CaseKeySpec{T::load, "value", K::numbers, "N or m/s", false, none, "one finite value per time", any_string,
+                "the history's values, piecewise linear between the times"},
+    CaseKeySpec{T::load, "shape", K::string, "", false, none, "", load_shape_names,
+                "the history as a shape, with amplitude, duration, rise and fall"},
+    CaseKeySpec{T::load, "amplitude", K::number, "N or m/s", true, [] { return std::string("required with shape"); },
+                "finite", any_string, "the shape's largest value"},
+    CaseKeySpec{T::load, "duration", K::number, "s", true, [] { return std::string("required with shape"); },
+                "> 0", any_string, "the shape's length in time"},
+    CaseKeySpec{T::load, "rise", K::number, "s", false, [] { return short_number(LoadShape{}.rise); }, "≥ 0",
+                any_string, "a trapezoid's rise time"},
+    CaseKeySpec{T::load, "fall", K::number, "s", false, [] { return short_number(LoadShape{}.fall); }, "≥ 0",
+                any_string, "a trapezoid's fall time"},
+    CaseKeySpec{T::load, "file", K::string, "", false, none, "", any_string,
+                "the history as a CSV file of time,value lines, relative to the case file"},
+
+    // [[gauge]].
+    CaseKeySpec{T::gauge, "rod", K::integer, "", true, required, "a rod index, from 0", any_string,
+                "the rod the gauge is on"},
+    CaseKeySpec{T::gauge, "x", K::number, "m", true, required, "[0, L]", any_string,
+                "the distance from the rod's left end"},
+    CaseKeySpec{T::gauge, "name", K::string, "", false,
+                [] { return fmt::format("\"{}\", \"{}\", …", default_gauge_name(0), default_gauge_name(1)); }, "",
+                any_string, "the column and JSON name of its signals"},
+};
+
+constexpr CaseTable all_tables[] = {T::top_level, T::rod, T::segment, T::end, T::load, T::gauge};
+
+}  // namespace
+
+std::string_view to_string(CaseTable t) {
+    switch (t) {
+        case T::top_level: return "";
+        case T::rod: return "rod";
+        case T::segment: return "rod.segment";
+        case T::end: return "end";
+        case T::load: return "load";
+        case T::gauge: return "gauge";
+    }
+    return "?";
+}
+
+std::string_view to_string(KeyType type) {
+    switch (type) {
+        case K::string: return "string";
+        case K::number: return "number";
+        case K::integer: return "integer";
+        case K::numbers: return "array of numbers";
+        case K::table: return "table";
+        case K::tables: return "array of tables";
+    }
+    return "?";
+}
+
+std::span<const CaseKeySpec> case_key_table() { return table; }
+
+std::span<const std::string_view> case_keys(CaseTable t) {
+    // Built once: the reader asks for them for every table it reads.
+    static const auto keys = [] {
+        std::array<std::vector<std::string_view>, std::size(all_tables)> k;
+        for (const CaseKeySpec& row : table) k[static_cast<std::size_t>(row.table)].push_back(row.key);
+        return k;
+    }();
+    return keys[static_cast<std::size_t>(t)];
+}
+
+std::span<const std::string_view> defaults_keys() {
+    static const auto keys = [] {
+        std::vector<std::string_view> k;
+        for (const CaseKeySpec& row : table)
+            if (row.rod_field) k.push_back(row.key);
+        return k;
+    }();
+    return keys;
+}
+
+const CaseKeySpec* find_case_key(CaseTable t, std::string_view key) {
+    const auto it = std::ranges::find_if(table, [&](const CaseKeySpec& row) { return row.table == t && row.key == key; });
+    return it == table.end() ? nullptr : &*it;
+}
+
+std::string default_gauge_name(std::size_t index) { return fmt::format("gauge{}", index); }
+
+}  // namespace rodcollide
