@@ -1,4 +1,4 @@
-// Exact solver timings (targets: README, "Benchmarks"): the three-rod paper case
+// Exact solver timings (targets: docs/scaling.md, "Benchmarks"): the three-rod paper case
 // (Winandy & Leine 2015 §4.2), a 10-rod chain with mixed materials and gaps, and the cost of an
 // event group on chains of the scaling benchmark's families (BM_EventGroup_*). Run:
 // build/rodcollide_bench --benchmark_filter=Characteristics

@@ -1,4 +1,4 @@
-// Finite-difference throughput (targets: README, "Benchmarks"): cell-updates per second on one core
+// Finite-difference throughput (targets: docs/scaling.md, "Benchmarks"): cell-updates per second on one core
 // for a three-rod chain with ~1e4 cells (v and N, 160 kB, stay in L2) and ~1e7 cells (160 MB,
 // streamed from memory every step), and a STREAM triad a = b + s c on arrays of 2^24 doubles
 // (128 MB each, 4x the 32 MB L3) as the streaming reference.

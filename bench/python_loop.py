@@ -1,4 +1,4 @@
-"""Benchmark (README.md): a loop of 10,000 three-rod solves from Python, the median of several runs.
+"""Benchmark (docs/scaling.md, "Benchmarks"): a loop of 10,000 three-rod solves from Python, the median of several runs.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/python_loop.py [--repetitions 7] [--solves 10000]
 

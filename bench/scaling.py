@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Scaling benchmark of the exact solver on seeded random chains (README, "Scaling").
+"""Scaling benchmark of the exact solver on seeded random chains (docs/scaling.md, "Scaling: long chains").
 
 Three families of chains, each rod 0.05-0.5 m long, struck by a 5 m/s rod at the left end:
   equal-gaps     steel rods of one section (equal impedance), a gap of 0.1-0.5 mm on half
@@ -15,7 +15,7 @@ solver had to follow), peak memory (largest resident set), largest reported velo
 bound, and the largest momentum and energy balance errors (relative) among the chains that
 settled.
 
-  /usr/bin/python3 bench/scaling.py                       # the README table
+  /usr/bin/python3 bench/scaling.py                       # the table of docs/scaling.md
   /usr/bin/python3 bench/scaling.py --sizes 3 10 --seeds 5 --time-limit 20
 """
 import argparse

@@ -1,5 +1,5 @@
 # ctest fixture (cmake/package.cmake): `cmake --install BUILD_DIR --prefix PREFIX` into an empty
-# PREFIX, as a user would, and a check that the package files are where the README says.
+# PREFIX, as a user would, and a check that the package files are where docs/development.md ("The C++ package") says.
 file(REMOVE_RECURSE ${PREFIX})
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX}
                 OUTPUT_QUIET COMMAND_ERROR_IS_FATAL ANY)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the reference pictures in plots/ that the README shows (see docs/diagrams.md).
+# Regenerates the reference pictures in plots/ that the README and docs/diagrams.md show.
 # Builds rodcollide first if needed. Each picture gets its gnuplot script and data beside it
 # (plots/*.gp, plots/*.dat, not committed: this script makes them again).
 set -euo pipefail

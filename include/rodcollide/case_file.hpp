@@ -1,6 +1,6 @@
 // Case files: TOML (read with toml11) -> Case {title, Chain, SolverOptions}. Every input error
 // lives here and is reported as one line "FILE:LINE: KEY: message" (a public contract, see
-// README "Case files" and docs/case_file.md).
+// docs/case_file.md).
 #pragma once
 
 #include "rodcollide/chain.hpp"

@@ -1,5 +1,5 @@
 // Human-readable table and JSON document of an Outcome (the `run` output; the JSON keys are a
-// public contract, see README "Output").
+// public contract, see docs/cli.md, "The outcome of `run`").
 #pragma once
 
 #include "rodcollide/gauge_signals.hpp"

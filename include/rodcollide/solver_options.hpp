@@ -62,7 +62,7 @@ struct SolverOptions {
     /// docs/physics.md §5.1). C++ API only; 0 merges from the start.
     std::size_t exact_fronts = 1 << 14;
     /// Characteristics: cap on processed event groups (bounded work): about a minute of one core
-    /// at 100-200 ns per group (README, "Scaling").
+    /// at 100-200 ns per group (docs/scaling.md, "Scaling: long chains").
     std::size_t max_events = 300'000'000;
     /// Characteristics: cap on stored fronts (bounded memory: 16 bytes each, about 40 bytes of
     /// resident memory each at the cap as measured, so the default takes about 330 MB). Finite

@@ -1,5 +1,5 @@
 """rodcollide from Python: collisions of thin elastic rods, solved exactly, and compared with
-rigid-body impact laws (the library's README and docs/python.md).
+rigid-body impact laws (docs/python.md).
 
     import rodcollide as rc
     case = rc.load_case("cases/seed000_three_rods.toml")
@@ -35,7 +35,7 @@ class Case:
     Case(rods=[dict(length=1, area=1, density=1, youngs_modulus=1, velocity=2), ...],
          title=..., defaults=dict(...), solver=dict(method=..., ...),
          left=dict(kind="wall", gap=...), right=dict(...), load=[dict(end=..., ...)], gauge=[dict(rod=..., x=...)])
-    takes the keys of a case file (README "Case files", docs/case_file.md), a rod's [[rod.segment]]
+    takes the keys of a case file (docs/case_file.md), a rod's [[rod.segment]]
     tables as segment=[dict(length=...), ...]; `rod=` is accepted for `rods=`, so
     Case(**tomllib.load(f)) works too. A value of None counts as not given. The values are
     written as TOML and read by the library's case reader, so every check and message is the

@@ -1,4 +1,4 @@
-"""The rigid impact laws of rodcollide (README "Rigid impact laws", docs/laws.md): the Sequential
+"""The rigid impact laws of rodcollide (docs/laws.md): the Sequential
 Impact Law (Winandy & Leine), generalized Newton/Moreau, Poisson and the kinematic restitution law
 of Brogliato, Zhang & Liu, applied to a chain of balls that all touch at the impact.
 

@@ -15,7 +15,7 @@ def test_compare_equals_cli_json(path):
 
 @pytest.mark.parametrize("path", sorted(set(CASE_FILES) - set(FREE_CASE_FILES)), ids=case_id)
 def test_rigid_laws_refuse_ends_with_the_cli_message(path):
-    """The rigid impact laws know no walls, held or anechoic ends, or loads (README "Ends, loads, ...")."""
+    """The rigid impact laws know no walls, held or anechoic ends, or loads (docs/ends.md)."""
     status, out, err = run_cli("compare", path)
     assert status == 2 and out == ""
     with pytest.raises(ValueError) as e:

@@ -1,5 +1,5 @@
 """Bad input raises rodcollide.CaseError, a ValueError, with exactly the CLI's one-line message
-"FILE:LINE: KEY: message" (docs/python.md; README "Errors"): for files, for dicts (FILE "<dict>", LINE a
+"FILE:LINE: KEY: message" (docs/python.md; docs/cli.md, "Errors and outputs"): for files, for dicts (FILE "<dict>", LINE a
 line of the TOML the dict is written as, carried by the error as .toml) and for keyword solver
 options (FILE "<kwargs>"). Other bad arguments raise ValueError naming the argument."""
 import json

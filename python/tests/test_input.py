@@ -95,7 +95,7 @@ def test_plain_rods_take_the_fast_path_and_give_the_readers_case():
         reader = _reader_case(rods, title)
         assert not isinstance(reader, Exception), reader
         assert _same(fast, reader)
-        # Some random chains keep colliding for long (README "When a chain keeps colliding").
+        # Some random chains keep colliding for long (docs/characteristics.md, "When a chain keeps colliding").
         horizon = 20 * max(r["length"] / math.sqrt(r["youngs_modulus"] / r["density"]) for r in rods)
         assert rc.run(rc.Case(rods=rods, title=title), end_time=horizon).to_dict() == \
             rc.run(rc.Case._wrap(reader), end_time=horizon).to_dict()

@@ -23,7 +23,7 @@ namespace po = boost::program_options;
 
 const char* const run_help = R"(usage: rodcollide run CASE [options]
 
-Solves the collision described by the case file CASE (TOML, see README "Case files") and prints
+Solves the collision described by the case file CASE (TOML, see docs/case_file.md) and prints
 its outcome: each rod's mass, initial and final velocity (momentum / mass once no contact can
 happen again) and vibration energy; each contact's impulse and the intervals during which it was
 compressed; the energy split between rigid motion and vibration; and the time by which the chain

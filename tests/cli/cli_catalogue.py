@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Runs the catalogue of bad command lines (tests/cli/cli_catalogue.json) against the rodcollide
-executable and checks what the README promises for each: the exit status, exactly one line on
+executable and checks what docs/cli.md promises for each: the exit status, exactly one line on
 stderr, nothing on stdout, and no file created, replaced or changed.
 
 Usage: cli_catalogue.py RODCOLLIDE [SOURCE_DIR]

@@ -1,6 +1,5 @@
 // `run --gauges`, `--samples`, the JSON of ends, gauges and force histories, and `diagram --kind
-// gauges` on the split Hopkinson bar example (docs/case_file.md, README "Ends, loads, segments
-// and gauges").
+// gauges` on the split Hopkinson bar example (docs/case_file.md, docs/ends.md).
 #include "run_cli.hpp"
 #include "temp_dir.hpp"
 

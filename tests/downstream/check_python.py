@@ -1,4 +1,4 @@
-"""The installed Python module (README.md): imported by the system interpreter from
+"""The installed Python module (docs/python.md): imported by the system interpreter from
 PREFIX/lib/python3/dist-packages (PYTHONPATH), it solves the three-rod case of Winandy & Leine (2015, §4.2)
 : u- = (2, 0, -1) -> u+ = (-1, 0, 2). Run by ctest as package_python."""
 import os
