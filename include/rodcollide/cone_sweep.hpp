@@ -33,6 +33,12 @@ namespace rodcollide {
 /// the velocities): 1e-11 leaves room for the conditioning of n-1 directions of a narrow cone.
 inline constexpr double cone_verification_tolerance = 1e-11;
 
+/// Most event groups one direction's solve may take in a cone sweep (unless [solver] max_events is
+/// lower): touching rods of unequal lengths can re-contact for a very long time in some directions
+/// (chains with gaps are chaotic, docs/physics.md §5.4). A direction that reaches it is reported as
+/// unsettled and left out of the cones, so that a sweep's work stays bounded.
+inline constexpr std::size_t cone_sweep_max_events = 20'000;
+
 struct ConeSweepOptions {
     std::size_t directions = 2000;  ///< quasi-uniform directions N (>= 1), before the boundary rays
     bool boundary_rays = true;      ///< add the coordinate directions and the equal-mass law's cone rays
@@ -63,6 +69,7 @@ struct ConeSweepPoint {
     Eigen::VectorXd gamma_post; ///< wave
     std::string signature;      ///< the run's combinatorial signature
     bool recontact = false;     ///< some contact closed again: the outcome may not be linear
+    bool unsettled = false;     ///< the solve reached cone_sweep_max_events: no gamma+ (NaN), in no cone
     std::size_t events = 0;
     double accuracy = 0;
     std::ptrdiff_t cone = -1;   ///< index in ConeSweepResult::cone_map, -1 if in no linear cone
@@ -119,7 +126,8 @@ struct ConeSweepResult {
     std::vector<ConeSweepPoint> points;
     std::vector<IdentifiedCone> cone_map;         ///< the wave map's
     std::size_t merged_cones = 0;                 ///< signature groups merged into others (same matrix)
-    std::size_t non_linear_directions = 0;        ///< directions in no linear cone
+    std::size_t non_linear_directions = 0;        ///< directions in no linear cone (unsettled ones included)
+    std::size_t unsettled_directions = 0;         ///< solves that reached cone_sweep_max_events
     std::vector<IdentifiedCone> sequential_cones; ///< the sequential law's (its impact sequences)
     std::size_t sequential_merged = 0;
     ConeMapProperties properties;

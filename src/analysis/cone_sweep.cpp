@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <tuple>
 
@@ -123,6 +124,7 @@ ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const C
     for (const std::string& law : options.laws) law_parameters.push_back(comparison_law_parameters(law, options.restitution));
     SolverOptions solver = options.solver;
     solver.progress = nullptr;
+    solver.max_events = std::min(solver.max_events, cone_sweep_max_events);
     const double time_unit = chain.shortest_transit_time();
 
     const std::size_t n = r.last - r.first;
@@ -135,13 +137,29 @@ ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const C
         p.index = r.first + j;
         p.ray = p.index >= options.directions;
         p.gamma_pre = all[p.index];
-        const Outcome o = wave_outcome_for(chain, p.gamma_pre, solver);
+        const Eigen::VectorXd u_pre = laws::velocities_with_contact_velocities(p.gamma_pre);
+        const laws::LawResult seq = laws::sequential_impacts(im, u_pre);
+        seq_post[j] = seq.gamma_post;
+        seq_signature[j] = sequence_text(seq.sequential->sequence);
+        Outcome o;
+        try {
+            o = wave_outcome_for(chain, p.gamma_pre, solver);
+        } catch (const SolverLimitExceeded&) {
+            p.unsettled = true;
+            p.signature = "unsettled";
+            const double nan = std::numeric_limits<double>::quiet_NaN();
+            p.gamma_post = Eigen::VectorXd::Constant(p.gamma_pre.size(), nan);
+            for (const laws::LawParameters& lp : law_parameters) {
+                p.law_post.push_back(laws::apply_law(lp, im, u_pre).gamma_post);
+                p.law_error.push_back(nan);
+            }
+            return;
+        }
         const Eigen::VectorXd u_wave = o.final_velocities();
         p.gamma_post = contact_velocities(u_wave);
         p.signature = impact_signature(o.contact_events, time_unit, p.recontact);
         p.events = o.stats.events;
         p.accuracy = o.accuracy;
-        const Eigen::VectorXd u_pre = laws::velocities_with_contact_velocities(p.gamma_pre);
         // The laws module's consistency flags, to the wave outcome's accuracy (as compare does).
         consistency[j] = laws::make_law_result("wave", im, u_pre, u_wave, o.impulses(),
                                                std::max(o.accuracy, laws::consistency_tolerance))
@@ -151,16 +169,13 @@ ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const C
             p.law_post.push_back(lr.gamma_post);
             p.law_error.push_back(relative_distance(im.masses, u_pre, lr.velocities_post, u_wave));
         }
-        // The sequential law's own signature: its impact sequence (two-ball impacts, in order).
-        const laws::LawResult seq = laws::sequential_impacts(im, u_pre);
-        seq_post[j] = seq.gamma_post;
-        seq_signature[j] = sequence_text(seq.sequential->sequence);
     };
     parallel_for(n, worker_threads(options.threads, n), solve_point, options.progress);
 
     r.law_max_error.assign(r.laws.size(), 0);
     for (const ConeSweepPoint& p : r.points)
-        for (std::size_t l = 0; l < r.laws.size(); ++l) r.law_max_error[l] = std::max(r.law_max_error[l], p.law_error[l]);
+        for (std::size_t l = 0; l < r.laws.size(); ++l)
+            if (!p.unsettled) r.law_max_error[l] = std::max(r.law_max_error[l], p.law_error[l]);
     for (const laws::Consistency& c : consistency) {
         r.properties.energetic_violations += !c.energetic;
         r.properties.kinematic_violations += !c.kinematic;
@@ -168,12 +183,15 @@ ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const C
     }
 
     // The cones of the wave map and of the sequential law, identified the same way.
+    // Unsettled directions have no gamma+: they enter as gamma- = 0, which identification skips.
     std::vector<Eigen::VectorXd> pre(n), post(n);
     std::vector<std::string> signature(n);
     for (std::size_t j = 0; j < n; ++j) {
-        pre[j] = r.points[j].gamma_pre;
-        post[j] = r.points[j].gamma_post;
-        signature[j] = r.points[j].signature;
+        const ConeSweepPoint& p = r.points[j];
+        r.unsettled_directions += p.unsettled;
+        pre[j] = p.unsettled ? Eigen::VectorXd::Zero(p.gamma_pre.size()) : p.gamma_pre;
+        post[j] = p.unsettled ? Eigen::VectorXd::Zero(p.gamma_pre.size()) : p.gamma_post;
+        signature[j] = p.signature;
     }
     std::vector<std::ptrdiff_t> wave_cone, seq_cone;
     std::vector<char> wave_boundary, seq_boundary;
@@ -233,9 +251,10 @@ ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const C
         r.law.cones.push_back({c.matrix, c.facets, c.rays, c.directions});
     }
     for (std::size_t j = 0; j < n; ++j)
-        if (wave_cone[j] < 0) r.law.non_linear_directions.push_back(pre[j]);
+        if (wave_cone[j] < 0) r.law.non_linear_directions.push_back(r.points[j].gamma_pre);
     // The law checked at every swept direction.
     for (std::size_t j = 0; j < n; ++j) {
+        if (r.points[j].unsettled) continue;
         const std::optional<Eigen::VectorXd> g = laws::apply_identified(r.law, pre[j]);
         if (!g) continue;
         ++r.law_answered;

@@ -95,7 +95,8 @@ std::string cone_sweep_csv(const ConeSweepResult& r) {
         fmt::format_to(out, ",{},{},{}", p.cone, p.sequential_cone, p.events);
         for (std::size_t l = 0; l < r.laws.size(); ++l) {
             for (double x : list(p.law_post[l])) fmt::format_to(out, ",{:.17g}", x);
-            fmt::format_to(out, ",{:.17g}", p.law_error[l]);
+            if (std::isnan(p.law_error[l])) fmt::format_to(out, ",");
+            else fmt::format_to(out, ",{:.17g}", p.law_error[l]);
         }
         fmt::format_to(out, "\n");
     }
@@ -118,6 +119,9 @@ std::string cone_sweep_table(const ConeSweepResult& r) {
     fmt::format_to(out, "\nwave map: {} linear cones ({} signatures merged into others: same matrix), {} directions "
                         "in no linear cone; each matrix verified at every direction of its cone to {:.0e}\n",
                    linear_count(r.cone_map), r.merged_cones, r.non_linear_directions, r.tolerance);
+    if (r.unsettled_directions > 0)
+        fmt::format_to(out, "{} directions did not settle within {} event groups (re-contacts): left out, in no cone\n",
+                       r.unsettled_directions, cone_sweep_max_events);
     fmt::format_to(out, "{:>4} {:>10} {:>9} {:>8} {:>10}  {:<22} {}\n", "cone", "directions", "residual", "norm",
                    "facets", "sequential cone", "J (gamma+ = J gamma-)");
     for (std::size_t c = 0; c < r.cone_map.size(); ++c) {
@@ -189,6 +193,8 @@ json cone_sweep_json(const ConeSweepResult& r) {
             {"linear_cones", linear_count(r.cone_map)},
             {"merged_cones", r.merged_cones},
             {"non_linear_directions", r.non_linear_directions},
+            {"unsettled_directions", r.unsettled_directions},
+            {"max_events_per_direction", cone_sweep_max_events},
             {"sequential_cones", seq},
             {"sequential_linear_cones", linear_count(r.sequential_cones)},
             {"sequential_merged", r.sequential_merged},
