@@ -156,6 +156,11 @@ struct Outcome {
     ErrorKind velocity_error_kind = ErrorKind::bound;
     SolverStats stats;
     std::vector<std::string> warnings;
+    /// Contact closings and openings in the order the solver decided them (characteristics only;
+    /// empty for finite differences). With touching rods, openings happen at front arrivals, whose
+    /// times do not depend on the velocities: the list is the run's combinatorial signature, which
+    /// keeps the outcome linear in u- while it is fixed (cone_identification.hpp). Not in any JSON.
+    std::vector<ContactEvent> contact_events;
 
     Eigen::VectorXd initial_velocities() const;
     Eigen::VectorXd final_velocities() const;

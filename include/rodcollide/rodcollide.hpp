@@ -32,12 +32,14 @@
 
 // Analysis
 #include "rodcollide/compare.hpp"          // the wave outcome against the rigid laws
+#include "rodcollide/laws/identified.hpp"  // a law identified from waves (sweep --export-law)
 #include "rodcollide/laws/law.hpp"         // the rigid impact laws, by name
 #include "rodcollide/laws/law_result.hpp"  // a law's u+, impulses and energies
 #include "rodcollide/laws/properties.hpp"  // consistency, energy, cones
 #include "rodcollide/laws/report.hpp"      // `rodcollide laws` table and JSON
 #include "rodcollide/laws/sequential.hpp"  // the sequential impact law
 #include "rodcollide/sweep.hpp"            // impact-map sweeps of three-rod chains
+#include "rodcollide/cone_sweep.hpp"       // impact maps of n >= 3 bodies, their cones
 
 // Validation
 #include "rodcollide/validation.hpp"  // the validation suite

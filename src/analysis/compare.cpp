@@ -2,6 +2,7 @@
 #include "rodcollide/compare.hpp"
 
 #include "analysis/laws/kinematic.hpp"
+#include "rodcollide/laws/identified.hpp"
 #include "rodcollide/laws/law_result.hpp"
 #include "rodcollide/solve.hpp"
 #include "analysis/wave_map.hpp"
@@ -37,8 +38,16 @@ void validate(const CompareOptions& options) {
     if (options.laws.empty()) throw InvalidInput("laws", "name at least one law");
     const auto& names = laws::law_names();
     for (const std::string& law : options.laws)
-        if (std::find(names.begin(), names.end(), law) == names.end())
+        if (!laws::is_identified_law_name(law) && std::find(names.begin(), names.end(), law) == names.end())
             throw InvalidInput("laws", input::unknown("law", law, names));
+    for (const std::string& law : options.laws) {
+        if (!laws::is_identified_law_name(law)) continue;
+        try {
+            laws::identified_law_of(law);  // a bad file is bad input, found before any work
+        } catch (const InvalidInput& e) {
+            throw InvalidInput("laws", e.message());
+        }
+    }
     if (options.restitution) input::require("restitution", input::within(*options.restitution, {0, 1}));
 }
 
@@ -77,7 +86,7 @@ void sample_wave_map(Comparison& c, const Chain& chain, const SolverOptions& sol
 laws::LawParameters comparison_law_parameters(const std::string& law, const std::optional<double>& restitution) {
     laws::LawParameters p;
     p.law = law;
-    if (law != "sequential" && restitution) p.restitution = Eigen::VectorXd::Constant(1, *restitution);
+    if (law != "sequential" && !laws::is_identified_law_name(law) && restitution) p.restitution = Eigen::VectorXd::Constant(1, *restitution);
     return p;
 }
 

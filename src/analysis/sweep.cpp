@@ -5,17 +5,13 @@
 #include "rodcollide/compare.hpp"
 #include "rodcollide/impact_matrices.hpp"
 #include "rodcollide/laws/law.hpp"
+#include "analysis/parallel_for.hpp"
 #include "analysis/wave_map.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cmath>
-#include <condition_variable>
-#include <exception>
-#include <mutex>
 #include <numbers>
 #include <stdexcept>
 #include <thread>
@@ -82,49 +78,7 @@ struct SweepWork {
 
 /// Solves every point of the result on `threads` threads, reporting progress from this thread.
 void solve_points(const SweepWork& work, unsigned threads, const std::function<void(std::size_t, std::size_t)>& progress) {
-    const std::size_t n = work.result.points.size();
-    constexpr std::size_t chunk = 32;
-    std::atomic<std::size_t> next{0}, done{0};
-    std::atomic<bool> failed{false};
-    std::exception_ptr error;
-    std::mutex mutex;
-    std::condition_variable finished_cv;
-    unsigned finished = 0;
-
-    auto worker = [&] {
-        try {
-            for (;;) {
-                const std::size_t start = next.fetch_add(chunk);
-                if (start >= n || failed) break;
-                const std::size_t end = std::min(n, start + chunk);
-                for (std::size_t j = start; j < end; ++j) work.solve_point(j);
-                done += end - start;
-            }
-        } catch (...) {
-            std::lock_guard lock(mutex);
-            if (!error) error = std::current_exception();
-            failed = true;
-        }
-        std::lock_guard lock(mutex);
-        ++finished;
-        finished_cv.notify_all();
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
-    {
-        std::unique_lock lock(mutex);
-        while (finished < threads) {
-            finished_cv.wait_for(lock, std::chrono::milliseconds(100));
-            if (progress) {
-                lock.unlock();
-                progress(done.load(), n);
-                lock.lock();
-            }
-        }
-    }
-    for (std::thread& t : pool) t.join();
-    if (error) std::rethrow_exception(error);
-    if (progress) progress(done.load(), n);  // the workers may all have finished before the first wait
+    parallel_for(work.result.points.size(), threads, [&work](std::size_t j) { work.solve_point(j); }, progress);
 }
 
 void summarise_cones(SweepResult& r) {

@@ -5,6 +5,9 @@
 
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/compare.hpp"
+#include "rodcollide/impact_matrices.hpp"
+#include "rodcollide/laws/identified.hpp"
+#include "rodcollide/laws/law.hpp"
 #include "rodcollide/errors.hpp"
 #include "rodcollide/solve.hpp"
 
@@ -79,6 +82,17 @@ int run_compare(const std::vector<std::string>& args) {
     Case& c = *loaded;
     try {
         check_compare_chain(c.chain);
+        // An identified law must be the law of this chain: its bodies and masses (before any work).
+        for (const std::string& law : options.laws) {
+            if (!laws::is_identified_law_name(law)) continue;
+            laws::LawParameters p;
+            p.law = law;
+            try {
+                laws::apply_law(p, impact_matrices(c.chain.masses()), Eigen::VectorXd::Zero(static_cast<Eigen::Index>(c.chain.size())));
+            } catch (const InvalidInput& e) {
+                throw InvalidInput("laws", e.message());
+            }
+        }
     } catch (const InvalidInput& e) {
         return usage_error("compare", flag_error(e, visible));
     }

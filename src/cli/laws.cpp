@@ -97,6 +97,8 @@ void print_help(const po::options_description& d) {
                  "              as an LCP by principal pivoting. --restitution, default 1.\n"
                  "  poisson     generalized Poisson law (Glocker 2001; Yunt 2014 §7): a compression LCP, then\n"
                  "              an expansion LCP with Lambda_e >= eps Lambda_c. --restitution, default 1.\n"
+                 "  identified:FILE  the cone-wise linear law identified from waves by\n"
+                 "              `rodcollide sweep CASE --export-law FILE` (docs/identified_law.md)\n"
                  "  kinematic   kinematic restitution law (Brogliato, Zhang & Liu 2012 eq. 12):\n"
                  "              normalised contact velocities D^-1 gamma, D = diag(sqrt(G_kk)), map as\n"
                  "              v+ = -E_n v-. No complementarity: consistency is only checked.\n"
@@ -179,9 +181,15 @@ int run_laws(const std::vector<std::string>& args) {
     }
 
     const ImpactMatrices im = impact_matrices(q.masses);
-    const LawResult result = apply_law(q.law, im, q.velocities);
+    std::optional<LawResult> applied;
     std::optional<PropertyReport> properties;
-    if (q.check_properties) properties = check_properties(contact_map(q.law, im), im);
+    try {  // an identified law may refuse the masses (not its chain's) or gamma- (in none of its cones)
+        applied = apply_law(q.law, im, q.velocities);
+        if (q.check_properties) properties = check_properties(contact_map(q.law, im), im);
+    } catch (const InvalidInput& e) {
+        return usage_error("laws", flag_error(e, options));
+    }
+    const LawResult& result = *applied;
 
     if (q.json) {
         nlohmann::ordered_json j = to_json(result, q.law);

@@ -4,6 +4,8 @@
 #include "options.hpp"
 
 #include "rodcollide/case_file.hpp"
+#include "rodcollide/cone_sweep.hpp"
+#include "rodcollide/laws/identified.hpp"
 #include "rodcollide/errors.hpp"
 #include "rodcollide/output_file.hpp"
 #include "rodcollide/figures.hpp"
@@ -14,6 +16,8 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstdint>
+#include <limits>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -43,8 +47,19 @@ Directions are solved on every hardware thread (--threads). A long sweep can be 
 shards: --shard k/n computes the k-th of n contiguous blocks of directions; the CSVs of shards 1..n,
 concatenated in order, are the CSV of the whole sweep (only shard 1 writes the header line).
 
+Four and more rods (up to 8): gamma- runs over N quasi-uniform directions of the unit sphere
+S^(n-2) in the G^-1 metric (a spherical Fibonacci lattice for 4 rods, a seeded low-discrepancy set
+above, --seed), plus the coordinate directions and the rays of the equal-mass sequential law's
+cones. The cones of the wave map are identified exactly from each run's combinatorial signature
+(its contacts' openings and closings): one matrix J per signature, gamma+ = J gamma-, verified at
+every direction of the cone; cones with equal matrices are merged and regions where the map is not
+linear are marked. The sequential law's cones are identified the same way and compared; the
+identified map's properties are measured. --export-law FILE writes the identified law (also for
+three rods), for `rodcollide laws --law identified:FILE` (docs/identified_law.md).
+
 examples:
   rodcollide sweep cases/seed000_three_rods.toml --directions 3600
+  rodcollide sweep cases/four_identical_rods.toml --directions 20000 --json --export-law four.json
   rodcollide sweep my_rods_121.toml --directions 3600 --laws sequential,newton --plot map.png
   for k in 1 2 3 4; do rodcollide sweep my.toml --directions 100000 --shard $k/4 --csv part$k.csv; done
   cat part1.csv part2.csv part3.csv part4.csv > all.csv
@@ -61,6 +76,52 @@ std::optional<Shard> parse_shard(const std::string& text) {
     const auto [p2, e2] = std::from_chars(b + slash + 1, e, s.count);
     if (e1 != std::errc() || p1 != b + slash || e2 != std::errc() || p2 != e || slash == 0) return std::nullopt;
     return s;
+}
+
+/// The n-body options from the three-rod ones the flags filled.
+ConeSweepOptions cone_options(const SweepOptions& o, std::uint64_t seed) {
+    ConeSweepOptions c;
+    c.directions = o.directions;
+    c.laws = o.laws;
+    c.restitution = o.restitution;
+    c.shard = o.shard;
+    c.threads = o.threads;
+    c.seed = seed;
+    if (o.linear_tolerance) c.tolerance = *o.linear_tolerance;
+    c.solver = o.solver;
+    return c;
+}
+
+/// Four and more rods: the cone sweep (cone_sweep.hpp).
+int run_cone_sweep(const Case& c, const SweepOptions& flags, std::uint64_t seed, const po::variables_map& vm,
+                   const po::options_description& visible) {
+    ConeSweepOptions options = cone_options(flags, seed);
+    try {
+        check_cone_sweep_chain(c.chain);
+        if (vm.count("plot")) throw InvalidInput("plot", "the picture is drawn for three rods only");
+        validate(options);
+    } catch (const InvalidInput& e) {
+        return usage_error("sweep", flag_error(e, visible));
+    }
+    ProgressReporter progress("sweep");
+    options.progress = [&progress](std::size_t done, std::size_t total) { progress.report(done, total); };
+    std::optional<ConeSweepResult> result;
+    try {
+        result = cone_sweep(c.title, c.chain, options);
+    } catch (const UnsupportedMethod& e) {
+        return usage_error("sweep", e.what());
+    } catch (const InvalidResolution& e) {
+        return usage_error("sweep", e.what());
+    }
+    progress.finish();
+    if (vm.count("export-law"))
+        write_file_atomically(vm["export-law"].as<std::string>(), laws::identified_law_json(result->law).dump(1) + "\n");
+    if (vm.count("csv")) write_file_atomically(vm["csv"].as<std::string>(), cone_sweep_csv(*result));
+    if (vm.count("json"))
+        fmt::print("{}\n", cone_sweep_json(*result).dump(2));
+    else
+        fmt::print("{}", cone_sweep_table(*result));
+    return exit_ok;
 }
 
 int run_sweep(const std::vector<std::string>& args) {
@@ -83,7 +144,11 @@ int run_sweep(const std::vector<std::string>& args) {
          "cone, events, then <law>_gamma1, <law>_gamma2, <law>_error per law")
         ("plot", po::value<std::string>()->value_name("FILE"),
          "draw the empirical cone map (.png or .svg; NAME.gp and NAME.map.dat are written beside it)")
-        ("json", "print the summary as one JSON document instead of the table");
+        ("json", "print the summary as one JSON document instead of the table")
+        ("export-law", po::value<std::string>()->value_name("FILE"),
+         "write the identified law (cones, facets, rays, matrices; JSON) for laws --law identified:FILE")
+        ("seed", po::value<std::string>()->value_name("S"),
+         "four and more rods: the seed of the low-discrepancy directions (5 rods and more; default 1)");
     flags.add_to(visible);
     po::variables_map vm;
     if (auto status = parse_case_command_line("sweep", sweep_help, args, visible, vm)) return *status;
@@ -118,11 +183,23 @@ int run_sweep(const std::vector<std::string>& args) {
         if (auto status = check_output_flag("sweep", "plot", vm["plot"].as<std::string>(), OutputKind::picture)) return *status;
     if (vm.count("csv"))
         if (auto status = check_output_flag("sweep", "csv", vm["csv"].as<std::string>())) return *status;
+    if (vm.count("export-law"))
+        if (auto status = check_output_flag("sweep", "export-law", vm["export-law"].as<std::string>())) return *status;
+    std::uint64_t seed = 1;
+    try {
+        if (const auto s = integer_flag(vm, "seed")) {
+            input::require("seed", input::integer_within(*s, 0, std::numeric_limits<long long>::max()));
+            seed = static_cast<std::uint64_t>(*s);
+        }
+    } catch (const InvalidInput& e) {
+        return usage_error("sweep", flag_error(e, visible));
+    }
 
     std::optional<Case> loaded = load_case_with_flags("sweep", vm, flags);
     if (!loaded) return exit_bad_input;
     Case& c = *loaded;
     options.solver = c.solver;
+    if (c.chain.size() > 3) return run_cone_sweep(c, options, seed, vm, visible);
     try {
         check_sweep_chain(c.chain);
         validate(options);
@@ -141,6 +218,13 @@ int run_sweep(const std::vector<std::string>& args) {
         return usage_error("sweep", e.what());
     }
     progress.finish();
+    if (vm.count("export-law")) {  // three rods: the printed sweep stays as it is; the law comes from a cone sweep
+        ConeSweepOptions cone = cone_options(options, seed);
+        cone.properties = false;
+        cone.progress = nullptr;
+        write_file_atomically(vm["export-law"].as<std::string>(),
+                              laws::identified_law_json(cone_sweep(c.title, c.chain, cone).law).dump(1) + "\n");
+    }
     if (vm.count("csv")) write_file_atomically(vm["csv"].as<std::string>(), sweep_csv(*result));
     if (vm.count("plot")) write_sweep_plot(*result, vm["plot"].as<std::string>());
     if (vm.count("json"))
@@ -150,7 +234,7 @@ int run_sweep(const std::vector<std::string>& args) {
     return exit_ok;
 }
 
-const RegisterCommand registered{"sweep", "sweep the impact map of three rods over all gamma- directions and compare with the laws",
+const RegisterCommand registered{"sweep", "sweep the impact map of three or more rods over all gamma- directions, find its cones, compare with the laws",
                                  &run_sweep};
 
 }  // namespace

@@ -80,6 +80,9 @@ TEST_CASE("sweep: bad input gives one line on stderr, nothing on stdout, exit st
         std::string args, message;
     };
     const std::string three = "sweep cases/seed000_three_rods.toml ";
+    std::string nine = "[defaults]\nlength = 1.0\narea = 1.0\ndensity = 1.0\nyoungs_modulus = 1.0\n";
+    for (int i = 0; i < 9; ++i) nine += "[[rod]]\n";
+    const std::string nine_rods = dir.write("cases/nine.toml", nine).string();
     const Bad cases[] = {
         {three + "--directions 0", "--directions: must be > 0, got 0"},
         {three + "--directions 2000000", "--directions: must be in [1, 1000000], got 2000000"},
@@ -93,9 +96,51 @@ TEST_CASE("sweep: bad input gives one line on stderr, nothing on stdout, exit st
         {three + "--plot " + (dir / "nowhere" / "map.png").string(), "does not exist"},
         {three + "--csv " + (dir / "nowhere" / "x.csv").string(), "--csv:"},
         {"sweep cases/seed000_two_rods.toml", "a sweep needs exactly 3 rods (gamma- lives in the (gamma1, gamma2) plane); the case has 2"},
-        {"sweep cases/steel_cradle_5.toml", "the case has 5"},
+        {"sweep " + nine_rods, "a sweep needs 3 to 8 rods (gamma- lives on the sphere S^(n-2)); the case has 9"},
+        {"sweep cases/cones/four_identical_rods.toml --plot " + (dir / "map.png").string(), "--plot: the picture is drawn for three rods only"},
+        {"sweep cases/cones/four_identical_rods.toml --seed -1", "--seed"},
         {"sweep", "missing CASE"},
     };
     for (const Bad& b : cases) check_bad_input(b.args, b.message);
+    fs::remove_all(dir / "cases");
     CHECK(fs::is_empty(dir.path()));  // nothing written
+}
+
+TEST_CASE("sweep of four rods: the cone map, the exported law, and the law applied by laws and compare",
+          "[cli][sweep][cone_sweep]") {
+    TempDir dir("sweep_cli_four");
+    const std::string law = (dir / "four.json").string();
+    const auto r = run_cli("sweep cases/cones/four_identical_rods.toml --directions 1000 --json --export-law " + law);
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    REQUIRE(j["bodies"] == 4);
+    REQUIRE(j["cone_map"].size() == 24);  // 4!: the sorting law's cones
+    for (const auto& c : j["cone_map"]) {
+        CHECK(c["linear"] == true);
+        CHECK(c["matrix"].size() == 3);
+        CHECK(c["directions"].get<int>() > 0);
+        CHECK(c["sequential_same_directions"] == true);
+    }
+    // Rod 1 strikes three at rest: the last leaves with its velocity (Newton's cradle).
+    const auto a = run_cli("laws --law identified:" + law + " --masses 1,1,1,1 --velocities 1,0,0,0 --json");
+    REQUIRE(a.status == 0);
+    const auto u = nlohmann::json::parse(a.out)["final_velocities"];
+    CHECK(u[0].get<double>() == Approx(0).margin(1e-14));
+    CHECK(u[3].get<double>() == Approx(1).epsilon(1e-14));
+    const auto c = run_cli("compare cases/cones/four_identical_rods.toml --laws sequential,identified:" + law + " --json");
+    REQUIRE(c.status == 0);
+    CHECK_THAT(c.out, Catch::Contains("identified:"));
+}
+
+TEST_CASE("laws --law identified: bad law files give one line naming the file, exit 2", "[cli][laws][identified][errors]") {
+    TempDir dir("laws_cli_identified");
+    const std::string junk = dir.write("junk.json", "{ no").string();
+    check_bad_input("laws --law identified:" + junk + " --masses 1,1,1 --velocities 1,0,0", junk + ": not JSON");
+    const std::string law = (dir / "four.json").string();
+    REQUIRE(run_cli("sweep cases/cones/four_identical_rods.toml --directions 100 --export-law " + law).status == 0);
+    check_bad_input("laws --law identified:" + law + " --masses 1,1,1 --velocities 1,0,0",
+                    law + ": made for 4 bodies, applied to 3");
+    check_bad_input("compare cases/seed000_three_rods.toml --laws identified:" + law, law + ": made for 4 bodies, applied to 3");
+    check_bad_input("laws --law identified:" + (dir / "none.json").string() + " --masses 1,1,1 --velocities 1,0,0",
+                    "cannot be read");
 }

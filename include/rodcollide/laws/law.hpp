@@ -28,7 +28,8 @@ struct LawParameters {
     SequentialOptions sequential;
 };
 
-/// "sequential", "newton", "poisson", "kinematic".
+/// "sequential", "newton", "poisson", "kinematic". Besides these, "identified:FILE" names a law
+/// identified from waves (laws/identified.hpp, written by `rodcollide sweep --export-law FILE`).
 const std::vector<std::string>& law_names();
 
 /// Most bodies a law is applied to by `rodcollide laws` and from Python: the laws use dense
@@ -49,6 +50,10 @@ void validate_law_parameters(const LawParameters& p, Eigen::Index balls);
 /// @pre validate_balls(im.masses, u_pre) passes (one finite velocity per mass; not checked here).
 /// @throws InvalidInput for parameters validate_law_parameters() refuses (checked first).
 LawResult apply_law(const LawParameters& p, const ImpactMatrices& im, const Eigen::VectorXd& u_pre);
+
+/// The identified law of p.law = "identified:FILE" applied to u- (apply_law() calls it). Throws
+/// InvalidInput ("law": the file, "masses": not the file's chain, "velocities": gamma- in no cone).
+LawResult identified_law_result(const LawParameters& p, const ImpactMatrices& im, const Eigen::VectorXd& u_pre);
 
 /// A velocity vector with these contact velocities: u_1 = 0, u_{k+1} = u_k + gamma_k [m/s].
 /// Every law here depends on gamma- only (Galilean invariance), so this lift is enough.

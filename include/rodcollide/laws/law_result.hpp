@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rodcollide::laws {
 
@@ -31,6 +32,9 @@ struct SequentialInfo {
     long long impacts = 0;       ///< two-ball impacts performed (or represented by the cone)
     long long max_impacts = 0;   ///< the cap on impacts
     bool cap_hit = false;        ///< true: the cap stopped the sequence; u+ is NOT the law's value
+    /// sequential_impacts(): the contacts of the two-ball impacts, in order (its combinatorial
+    /// signature: the law is linear in u- while it is fixed). Empty for the closed form of eq. (23).
+    std::vector<Eigen::Index> sequence;
     std::optional<std::string> cone;  ///< three equal masses: I, IIa, IIb, III, IVa or IVb
     Eigen::Matrix2d cone_matrix = Eigen::Matrix2d::Zero();  ///< Q of Winandy & Leine 2015 eq. (23), if cone
 };

@@ -6,8 +6,10 @@
 #include "analysis/laws/newton.hpp"
 #include "analysis/laws/poisson.hpp"
 #include "analysis/laws/validate.hpp"
+#include "rodcollide/laws/identified.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -42,7 +44,28 @@ void validate_balls(const Eigen::VectorXd& masses, const Eigen::VectorXd& veloci
     validate_velocities(masses, velocities);
 }
 
+namespace {
+
+/// The identified law of p (identified:FILE), checked against the bodies it is applied to.
+std::shared_ptr<const IdentifiedLaw> checked_identified_law(const LawParameters& p, Eigen::Index balls) {
+    std::shared_ptr<const IdentifiedLaw> law = identified_law_of(p.law);
+    const std::string path = p.law.substr(std::string_view("identified:").size());
+    if (static_cast<Eigen::Index>(law->bodies) != balls)
+        throw InvalidInput("law", fmt::format("identified law file {}: made for {} bodies, applied to {}", path,
+                                              law->bodies, balls));
+    if (p.restitution.size() > 0 || p.restitution_matrix.size() > 0)
+        throw InvalidInput("restitution", "an identified law takes no restitution (its matrices are its parameters)");
+    return law;
+}
+
+}  // namespace
+
 void validate_law_parameters(const LawParameters& p, Eigen::Index balls) {
+    if (is_identified_law_name(p.law)) {
+        checked_identified_law(p, balls);
+        detail::require_max_impacts(p.sequential.max_impacts);
+        return;
+    }
     const auto& names = law_names();
     if (std::find(names.begin(), names.end(), p.law) == names.end())
         throw InvalidInput("law", input::unknown("law", p.law, names));
@@ -63,9 +86,28 @@ void validate_law_parameters(const LawParameters& p, Eigen::Index balls) {
     detail::require_max_impacts(p.sequential.max_impacts);
 }
 
+LawResult identified_law_result(const LawParameters& p, const ImpactMatrices& im, const Eigen::VectorXd& u_pre) {
+    const std::shared_ptr<const IdentifiedLaw> law = checked_identified_law(p, im.masses.size());
+    const std::string path = p.law.substr(std::string_view("identified:").size());
+    // The law is the wave map of the file's chain: gamma+ of other masses would not be that map.
+    const double mass_scale = law->masses.cwiseAbs().maxCoeff();
+    if ((law->masses - im.masses).cwiseAbs().maxCoeff() > 1e-6 * mass_scale)
+        throw InvalidInput("masses", fmt::format("identified law file {}: made for masses ({:.9g}), got ({:.9g})", path,
+                                                 fmt::join(law->masses, ", "), fmt::join(im.masses, ", ")));
+    const Eigen::VectorXd gamma_pre = contact_velocities(u_pre);
+    const std::optional<Eigen::VectorXd> gamma_post = apply_identified(*law, gamma_pre);
+    if (!gamma_post)
+        throw InvalidInput("velocities", fmt::format("identified law file {}: no answer for gamma- = ({:.6g}): it lies "
+                                                     "in none of the law's linear cones",
+                                                     path, fmt::join(gamma_pre, ", ")));
+    const Eigen::VectorXd impulses = impulses_from_contact_velocities(im, gamma_pre, *gamma_post);
+    return make_law_result(p.law, im, u_pre, velocities_after(im, u_pre, impulses), impulses);
+}
+
 LawResult apply_law(const LawParameters& p, const ImpactMatrices& im, const Eigen::VectorXd& u_pre) {
     const Eigen::Index contacts = im.masses.size() - 1;
     validate_law_parameters(p, im.masses.size());
+    if (is_identified_law_name(p.law)) return identified_law_result(p, im, u_pre);
     if (p.law == "sequential") return sequential_law(im, u_pre, p.sequential);
     if (p.law == "newton") return newton_law(im, u_pre, per_contact(p.restitution, contacts, 1.0));
     if (p.law == "poisson") return poisson_law(im, u_pre, per_contact(p.restitution, contacts, 1.0));

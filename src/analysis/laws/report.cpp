@@ -31,6 +31,7 @@ std::string yes_no(bool b) { return b ? "yes" : "NO"; }
 
 std::string restitution_text(const LawResult& r, const LawParameters& p) {
     if (r.law == "sequential") return "elastic two-ball impacts";
+    if (r.law.starts_with("identified:")) return "cone-wise linear, identified from waves";
     if (p.restitution_matrix.size() > 0) {
         std::vector<std::string> rows;
         for (Eigen::Index i = 0; i < p.restitution_matrix.rows(); ++i)

@@ -145,6 +145,7 @@ LawResult sequential_impacts(const ImpactMatrices& im, const Eigen::VectorXd& u_
         u[k + 1] += P / m[k + 1];
         impulses[k] += P;
         ++info.impacts;
+        info.sequence.push_back(k);
         hint = k;
     }
     LawResult r = make_law_result("sequential", im, u_pre, u, impulses);

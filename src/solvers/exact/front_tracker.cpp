@@ -146,6 +146,7 @@ public:
         // Nothing changes between the last event group and the next event.
         field_.set_valid_until(t_next == inf ? std::max(t, recorded_until()) : t_next);
         for (std::size_t e = 0; e < elements_.size(); ++e) field_.thaw(e);  // every time relative to the last origin
+        outcome_.contact_events = contacts_.events();
         return CharacteristicsSolution{std::move(outcome_), std::move(field_), contacts_.events()};
     }
 

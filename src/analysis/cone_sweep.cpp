@@ -1,0 +1,280 @@
+// The cone sweep of n >= 3 touching bodies (see cone_sweep.hpp): directions, the solves in
+// parallel, the wave map's and the sequential law's cones, their comparison, the measured
+// properties and the identified law.
+#include "rodcollide/cone_sweep.hpp"
+
+#include "rodcollide/compare.hpp"
+#include "rodcollide/errors.hpp"
+#include "rodcollide/impact_matrices.hpp"
+#include "rodcollide/laws/law.hpp"
+#include "rodcollide/laws/sequential.hpp"
+#include "analysis/parallel_for.hpp"
+#include "analysis/sphere_directions.hpp"
+#include "analysis/wave_map.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <tuple>
+
+namespace rodcollide {
+
+namespace {
+
+/// gamma scaled to ||gamma||_{G^-1} = 1.
+Eigen::VectorXd unit_in_metric(const Eigen::VectorXd& gamma, const Eigen::MatrixXd& G_inverse) {
+    return gamma / std::sqrt(gamma.dot(G_inverse * gamma));
+}
+
+/// The rays of the equal-mass sequential law's cones (the braid arrangement u_i = u_j): the
+/// velocities take two values, u in {0, 1}^n not constant, gamma = W^T u. They include the
+/// coordinate directions (u = 0..0 1..1 and its complement), which come first.
+std::vector<Eigen::VectorXd> boundary_rays(Eigen::Index n) {
+    std::vector<Eigen::VectorXd> coordinate, other;
+    const std::uint64_t patterns = std::uint64_t{1} << n;
+    for (std::uint64_t p = 1; p + 1 < patterns; ++p) {
+        Eigen::VectorXd u(n);
+        for (Eigen::Index i = 0; i < n; ++i) u[i] = static_cast<double>((p >> i) & 1);
+        const Eigen::VectorXd gamma = contact_velocities(u);
+        const bool axis = (gamma.array() != 0).count() == 1;
+        (axis ? coordinate : other).push_back(gamma);
+    }
+    coordinate.insert(coordinate.end(), other.begin(), other.end());
+    return coordinate;
+}
+
+std::string sequence_text(const std::vector<Eigen::Index>& sequence) {
+    std::vector<Eigen::Index> from_one;
+    for (Eigen::Index k : sequence) from_one.push_back(k + 1);
+    return from_one.empty() ? "-" : fmt::format("{}", fmt::join(from_one, ","));
+}
+
+}  // namespace
+
+void validate(const ConeSweepOptions& o) {
+    input::require("directions", input::integer_within(o.directions, 1, max_sweep_directions));
+    input::require("threads", input::integer_within(o.threads, 0, largest_sweep_threads));
+    if (o.shard.index < 1 || o.shard.count < 1 || o.shard.index > o.shard.count || o.shard.count > o.directions)
+        throw InvalidInput("shard", fmt::format("k/n needs 1 <= k <= n <= directions ({}), got {}/{}", o.directions,
+                                                o.shard.index, o.shard.count));
+    input::require("linear_tolerance", input::within(o.tolerance, {0, 1, true, true}));
+    CompareOptions laws;
+    laws.laws = o.laws;
+    laws.restitution = o.restitution;
+    validate(laws);
+}
+
+void check_cone_sweep_chain(const Chain& chain) {
+    require_free_ends(chain.ends(), "sweep");
+    if (chain.size() < 3 || chain.size() > max_cone_sweep_rods)
+        throw InvalidInput("rods", fmt::format("a sweep needs 3 to {} rods (gamma- lives on the sphere S^(n-2)); the "
+                                               "case has {}",
+                                               max_cone_sweep_rods, chain.size()));
+}
+
+std::vector<Eigen::VectorXd> cone_sweep_directions(const Chain& chain, const ConeSweepOptions& options) {
+    const ImpactMatrices im = impact_matrices(chain.masses());
+    const auto d = static_cast<Eigen::Index>(chain.size() - 1);
+    const Eigen::MatrixXd L = Eigen::LLT<Eigen::MatrixXd>(im.G).matrixL();  // G = L L^T
+    const Eigen::MatrixXd G_inverse = im.G.inverse();
+    std::vector<Eigen::VectorXd> out;
+    out.reserve(options.directions);
+    // x uniform on the Euclidean sphere -> gamma = L x uniform on the G^-1 sphere (gamma^T G^-1 gamma = |x|^2).
+    for (std::size_t i = 0; i < options.directions; ++i)
+        out.push_back(L * sphere::direction(i, options.directions, d, options.seed));
+    if (options.boundary_rays)
+        for (const Eigen::VectorXd& r : boundary_rays(d + 1)) out.push_back(unit_in_metric(r, G_inverse));
+    return out;
+}
+
+ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const ConeSweepOptions& options) {
+    check_cone_sweep_chain(chain);
+    validate(options);
+    ConeSweepResult r;
+    r.title = title;
+    r.bodies = chain.size();
+    const auto nb = static_cast<Eigen::Index>(r.bodies);
+    r.masses.resize(nb);
+    r.lengths.resize(nb);
+    r.impedances.resize(nb);
+    r.transit_times.resize(nb);
+    for (std::size_t i = 0; i < r.bodies; ++i) {
+        const auto k = static_cast<Eigen::Index>(i);
+        r.masses[k] = chain[i].mass();
+        r.lengths[k] = chain[i].length;
+        r.impedances[k] = chain[i].impedance();
+        r.transit_times[k] = chain[i].transit_time();
+    }
+    r.seed = options.seed;
+    r.method = options.solver.method;
+    r.tolerance = options.tolerance;
+    r.laws = options.laws;
+    const std::vector<Eigen::VectorXd> all = cone_sweep_directions(chain, options);
+    r.directions = options.directions;
+    r.rays = all.size() - options.directions;
+    r.shard = options.shard;
+    std::tie(r.first, r.last) = shard_range(all.size(), options.shard);
+
+    const ImpactMatrices im = impact_matrices(chain.masses());
+    std::vector<laws::LawParameters> law_parameters;
+    for (const std::string& law : options.laws) law_parameters.push_back(comparison_law_parameters(law, options.restitution));
+    SolverOptions solver = options.solver;
+    solver.progress = nullptr;
+    solver.max_events = std::min(solver.max_events, cone_sweep_max_events);
+    const double time_unit = chain.shortest_transit_time();
+
+    const std::size_t n = r.last - r.first;
+    r.points.resize(n);
+    std::vector<Eigen::VectorXd> seq_post(n);
+    std::vector<std::string> seq_signature(n);
+    std::vector<laws::Consistency> consistency(n);
+    auto solve_point = [&](std::size_t j) {
+        ConeSweepPoint& p = r.points[j];
+        p.index = r.first + j;
+        p.ray = p.index >= options.directions;
+        p.gamma_pre = all[p.index];
+        const Eigen::VectorXd u_pre = laws::velocities_with_contact_velocities(p.gamma_pre);
+        const laws::LawResult seq = laws::sequential_impacts(im, u_pre);
+        seq_post[j] = seq.gamma_post;
+        seq_signature[j] = sequence_text(seq.sequential->sequence);
+        Outcome o;
+        try {
+            o = wave_outcome_for(chain, p.gamma_pre, solver);
+        } catch (const SolverLimitExceeded&) {
+            p.unsettled = true;
+            p.signature = "unsettled";
+            const double nan = std::numeric_limits<double>::quiet_NaN();
+            p.gamma_post = Eigen::VectorXd::Constant(p.gamma_pre.size(), nan);
+            for (const laws::LawParameters& lp : law_parameters) {
+                p.law_post.push_back(laws::apply_law(lp, im, u_pre).gamma_post);
+                p.law_error.push_back(nan);
+            }
+            return;
+        }
+        const Eigen::VectorXd u_wave = o.final_velocities();
+        p.gamma_post = contact_velocities(u_wave);
+        p.signature = impact_signature(o.contact_events, time_unit, p.recontact);
+        p.events = o.stats.events;
+        p.accuracy = o.accuracy;
+        // The laws module's consistency flags, to the wave outcome's accuracy (as compare does).
+        consistency[j] = laws::make_law_result("wave", im, u_pre, u_wave, o.impulses(),
+                                               std::max(o.accuracy, laws::consistency_tolerance))
+                             .consistency;
+        for (const laws::LawParameters& lp : law_parameters) {
+            const laws::LawResult lr = laws::apply_law(lp, im, u_pre);
+            p.law_post.push_back(lr.gamma_post);
+            p.law_error.push_back(relative_distance(im.masses, u_pre, lr.velocities_post, u_wave));
+        }
+    };
+    parallel_for(n, worker_threads(options.threads, n), solve_point, options.progress);
+
+    r.law_max_error.assign(r.laws.size(), 0);
+    for (const ConeSweepPoint& p : r.points)
+        for (std::size_t l = 0; l < r.laws.size(); ++l)
+            if (!p.unsettled) r.law_max_error[l] = std::max(r.law_max_error[l], p.law_error[l]);
+    for (const laws::Consistency& c : consistency) {
+        r.properties.energetic_violations += !c.energetic;
+        r.properties.kinematic_violations += !c.kinematic;
+        r.properties.kinetic_violations += !c.kinetic;
+    }
+
+    // The cones of the wave map and of the sequential law, identified the same way.
+    // Unsettled directions have no gamma+: they enter as gamma- = 0, which identification skips.
+    std::vector<Eigen::VectorXd> pre(n), post(n);
+    std::vector<std::string> signature(n);
+    for (std::size_t j = 0; j < n; ++j) {
+        const ConeSweepPoint& p = r.points[j];
+        r.unsettled_directions += p.unsettled;
+        pre[j] = p.unsettled ? Eigen::VectorXd::Zero(p.gamma_pre.size()) : p.gamma_pre;
+        post[j] = p.unsettled ? Eigen::VectorXd::Zero(p.gamma_pre.size()) : p.gamma_post;
+        signature[j] = p.signature;
+    }
+    std::vector<std::ptrdiff_t> wave_cone, seq_cone;
+    std::vector<char> wave_boundary, seq_boundary;
+    r.cone_map = identify_cones(pre, post, signature, im.G, options.tolerance, wave_cone, wave_boundary, r.merged_cones);
+    r.sequential_cones = identify_cones(pre, seq_post, seq_signature, im.G, options.tolerance, seq_cone, seq_boundary,
+                                        r.sequential_merged);
+    for (std::size_t s = 0; s < r.sequential_cones.size(); ++s) {
+        IdentifiedCone& c = r.sequential_cones[s];
+        c.label = c.signatures.front();
+        for (const std::string& sig : c.signatures)
+            if (std::count(sig.begin(), sig.end(), ',') < std::count(c.label.begin(), c.label.end(), ',')) c.label = sig;
+    }
+    // Interior directions only: a boundary direction belongs to every cone that meets there, and
+    // each identification puts it into one of them.
+    for (std::size_t j = 0; j < n; ++j) {
+        r.points[j].cone = wave_cone[j];
+        r.points[j].sequential_cone = seq_cone[j];
+        if (wave_cone[j] < 0) ++r.non_linear_directions;
+    }
+    for (std::size_t c = 0; c < r.cone_map.size(); ++c) {
+        IdentifiedCone& cone = r.cone_map[c];
+        if (!cone.linear) continue;
+        std::set<std::ptrdiff_t> seen;
+        for (std::size_t j = 0; j < n; ++j)
+            if (wave_cone[j] == static_cast<std::ptrdiff_t>(c) && !wave_boundary[j] && !seq_boundary[j]) seen.insert(seq_cone[j]);
+        if (seen.size() == 1 && *seen.begin() >= 0) {
+            const auto s = static_cast<std::size_t>(*seen.begin());
+            cone.sequential_cone = *seen.begin();
+            // Same directions: no direction interior to both maps' cones is in one of the two and not the other.
+            bool same = true;
+            for (std::size_t j = 0; j < n && same; ++j)
+                if (!wave_boundary[j] && !seq_boundary[j])
+                    same = (wave_cone[j] == static_cast<std::ptrdiff_t>(c)) == (seq_cone[j] == *seen.begin());
+            cone.sequential_same_directions = same;
+            cone.sequential_matrix_deviation = (cone.matrix - r.sequential_cones[s].matrix).cwiseAbs().maxCoeff();
+        }
+        const Eigen::VectorXd D = im.G.diagonal().cwiseSqrt();
+        cone.restitution_matrix = -(D.cwiseInverse().asDiagonal() * cone.matrix * D.asDiagonal());
+        if (r.bodies == 3) cone.seed_cone = laws::cone_of(Eigen::Vector2d(cone.representative));
+        r.properties.largest_cone_norm = std::max(r.properties.largest_cone_norm, cone.norm);
+    }
+
+    // The identified law: the linear cones with their facets.
+    r.law.bodies = r.bodies;
+    r.law.masses = r.masses;
+    r.law.chain = {{"title", title},
+                   {"masses", std::vector<double>(r.masses.data(), r.masses.data() + nb)},
+                   {"lengths", std::vector<double>(r.lengths.data(), r.lengths.data() + nb)},
+                   {"impedances", std::vector<double>(r.impedances.data(), r.impedances.data() + nb)},
+                   {"transit_times", std::vector<double>(r.transit_times.data(), r.transit_times.data() + nb)},
+                   {"directions", r.directions},
+                   {"rays", r.rays},
+                   {"shard", {r.shard.index, r.shard.count}},
+                   {"seed", r.seed}};
+    for (const IdentifiedCone& c : r.cone_map) {
+        if (!c.linear) continue;
+        r.law.cones.push_back({c.matrix, c.facets, c.rays, c.directions});
+    }
+    for (std::size_t j = 0; j < n; ++j)
+        if (wave_cone[j] < 0) r.law.non_linear_directions.push_back(r.points[j].gamma_pre);
+    // The law checked at every swept direction.
+    for (std::size_t j = 0; j < n; ++j) {
+        if (r.points[j].unsettled) continue;
+        const std::optional<Eigen::VectorXd> g = laws::apply_identified(r.law, pre[j]);
+        if (!g) continue;
+        ++r.law_answered;
+        if (wave_cone[j] < 0) ++r.law_in_non_linear;
+        else r.identified_max_error = std::max(r.identified_max_error, (*g - post[j]).lpNorm<Eigen::Infinity>() / pre[j].lpNorm<Eigen::Infinity>());
+    }
+
+    // Sampled properties of the identified map (the law; the wave solver where it has no answer).
+    if (options.properties && options.shard.count == 1) {
+        const laws::ContactMap wave = wave_contact_map(chain, solver);
+        const laws::IdentifiedLaw& law = r.law;
+        const laws::ContactMap map = [&law, wave](const Eigen::VectorXd& g) -> Eigen::VectorXd {
+            if (std::optional<Eigen::VectorXd> v = laws::apply_identified(law, g)) return *v;
+            return wave(g);
+        };
+        laws::PropertyOptions po = wave_map_property_options();
+        r.properties.sampled = laws::check_properties(map, im, po);
+        r.properties.sampled_done = true;
+    }
+    return r;
+}
+
+}  // namespace rodcollide
