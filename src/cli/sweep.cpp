@@ -59,7 +59,7 @@ three rods), for `rodcollide laws --law identified:FILE` (docs/identified_law.md
 
 examples:
   rodcollide sweep cases/seed000_three_rods.toml --directions 3600
-  rodcollide sweep cases/four_identical_rods.toml --directions 20000 --json --export-law four.json
+  rodcollide sweep cases/cones/four_identical_rods.toml --directions 20000 --json --export-law four.json
   rodcollide sweep my_rods_121.toml --directions 3600 --laws sequential,newton --plot map.png
   for k in 1 2 3 4; do rodcollide sweep my.toml --directions 100000 --shard $k/4 --csv part$k.csv; done
   cat part1.csv part2.csv part3.csv part4.csv > all.csv
