@@ -78,6 +78,10 @@ void check_sweep_chain(const Chain& chain);
 /// [0, 360), end > begin: the cone spanned by the columns of Q_i^-1 (eq. 23, property P3).
 std::pair<double, double> seed_cone_range(laws::Cone c);
 
+/// The checks every sweep makes of its directions, threads and shard (three-rod and cone sweeps).
+/// @throws InvalidInput naming "directions", "threads" or "shard".
+void validate_sweep_work(std::size_t directions, unsigned threads, const Shard& shard);
+
 /// First and one-past-last direction index of a shard.
 /// @pre 1 <= shard.index <= shard.count (validate(SweepOptions) checks it).
 std::pair<std::size_t, std::size_t> shard_range(std::size_t directions, const Shard& shard);

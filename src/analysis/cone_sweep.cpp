@@ -56,11 +56,7 @@ std::string sequence_text(const std::vector<Eigen::Index>& sequence) {
 }  // namespace
 
 void validate(const ConeSweepOptions& o) {
-    input::require("directions", input::integer_within(o.directions, 1, max_sweep_directions));
-    input::require("threads", input::integer_within(o.threads, 0, largest_sweep_threads));
-    if (o.shard.index < 1 || o.shard.count < 1 || o.shard.index > o.shard.count || o.shard.count > o.directions)
-        throw InvalidInput("shard", fmt::format("k/n needs 1 <= k <= n <= directions ({}), got {}/{}", o.directions,
-                                                o.shard.index, o.shard.count));
+    validate_sweep_work(o.directions, o.threads, o.shard);
     input::require("linear_tolerance", input::within(o.tolerance, {0, 1, true, true}));
     CompareOptions laws;
     laws.laws = o.laws;

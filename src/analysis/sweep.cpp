@@ -143,12 +143,16 @@ void compare_with_seed(EmpiricalCone& c) {
 
 // ---- Options ----------------------------------------------------------------------------------------
 
+void validate_sweep_work(std::size_t directions, unsigned threads, const Shard& shard) {
+    input::require("directions", input::integer_within(directions, 1, max_sweep_directions));
+    input::require("threads", input::integer_within(threads, 0, largest_sweep_threads));
+    if (shard.index < 1 || shard.count < 1 || shard.index > shard.count || shard.count > directions)
+        throw InvalidInput("shard", fmt::format("k/n needs 1 <= k <= n <= directions ({}), got {}/{}", directions,
+                                                shard.index, shard.count));
+}
+
 void validate(const SweepOptions& o) {
-    input::require("directions", input::integer_within(o.directions, 1, max_sweep_directions));
-    input::require("threads", input::integer_within(o.threads, 0, largest_sweep_threads));
-    if (o.shard.index < 1 || o.shard.count < 1 || o.shard.index > o.shard.count || o.shard.count > o.directions)
-        throw InvalidInput("shard", fmt::format("k/n needs 1 <= k <= n <= directions ({}), got {}/{}", o.directions,
-                                                o.shard.index, o.shard.count));
+    validate_sweep_work(o.directions, o.threads, o.shard);
     if (o.linear_tolerance)
         input::require("linear_tolerance", input::within(*o.linear_tolerance, {0, 1, true, true}));
     CompareOptions laws;
