@@ -69,6 +69,7 @@ struct ConeSweepPoint {
     Eigen::VectorXd gamma_post; ///< wave
     std::string signature;      ///< the run's combinatorial signature
     bool recontact = false;     ///< some contact closed again: the outcome may not be linear
+    bool fixed_times = false;   ///< every contact event at a time fixed by the transit times (cone_facets.hpp)
     bool unsettled = false;     ///< the solve reached cone_sweep_max_events: no gamma+ (NaN), in no cone
     std::size_t events = 0;
     double accuracy = 0;
@@ -91,6 +92,11 @@ struct IdentifiedCone {
     double norm = 0;                   ///< ||matrix||_{G^-1} (operator norm in the G^-1 metric)
     std::vector<Eigen::VectorXd> facets;  ///< inward normals b: the cone is {b . gamma >= 0}
     std::vector<Eigen::VectorXd> rays;    ///< its generating rays, from the facets
+    /// Wave cones: no swept direction of another matrix lies inside the facets (those between two
+    /// linear cones from their matrices, the rest located with the wave solver); only these enter
+    /// the identified law.
+    bool facets_exact = false;
+    std::size_t bisected_facets = 0;      ///< of the facets, found by bisection with the wave solver
     std::string label;                 ///< sequential cones: the impact sequence ("1,2,1", contacts from 1)
     // Wave cones only: the sequential-law cone it coincides with.
     std::ptrdiff_t sequential_cone = -1;     ///< the one sequential cone of all its directions, else -1
@@ -109,6 +115,7 @@ struct ConeMapProperties {
     std::size_t energetic_violations = 0, kinematic_violations = 0, kinetic_violations = 0;  ///< of the swept directions
     laws::PropertyReport sampled;        ///< check_properties on the identified map
     bool sampled_done = false;
+    std::string sampled_note;            ///< why they were not measured (empty if they were)
 };
 
 struct ConeSweepResult {
@@ -132,6 +139,10 @@ struct ConeSweepResult {
     std::size_t sequential_merged = 0;
     ConeMapProperties properties;
     laws::IdentifiedLaw law;                      ///< the identified law
+    std::vector<std::size_t> law_cone_of;         ///< cone_map index of each of the law's cones
+    /// The facets located with the wave solver: solves spent, facets found, linear cones whose
+    /// facets could not be made exact (left out of the law).
+    std::size_t facet_solves = 0, bisected_facets = 0, inexact_cones = 0;
     /// The law at every swept direction: directions answered, largest |law - wave| / |gamma-|,
     /// directions it answered although they lie in no linear cone.
     std::size_t law_answered = 0, law_in_non_linear = 0;

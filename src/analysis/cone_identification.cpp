@@ -4,6 +4,8 @@
 // linear map changes across a facet b . gamma = 0 by a b^T), rays from the facets.
 #include "rodcollide/cone_sweep.hpp"
 
+#include "analysis/cone_facets.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -89,47 +91,6 @@ std::optional<Eigen::VectorXd> facet_between(const IdentifiedCone& a, const std:
     if (a_min >= -side && b_max <= side) return v;
     if (a_max <= side && b_min >= -side) return Eigen::VectorXd(-v);
     return std::nullopt;
-}
-
-/// The generating rays of {gamma : b . gamma >= 0 for all facets b}: every intersection of d-1
-/// facets that satisfies the others (at most `cap` subsets are tried), unit in the G^-1 metric.
-std::vector<Eigen::VectorXd> rays_of(const std::vector<Eigen::VectorXd>& facets, Eigen::Index d,
-                                     const Eigen::MatrixXd& G_inverse) {
-    std::vector<Eigen::VectorXd> rays;
-    const auto F = static_cast<Eigen::Index>(facets.size());
-    if (F < d - 1) return rays;
-    constexpr long long cap = 200'000;
-    std::vector<bool> pick(static_cast<std::size_t>(F), false);
-    std::fill(pick.begin(), pick.begin() + (d - 1), true);
-    long long tried = 0;
-    do {
-        if (++tried > cap) break;
-        Eigen::MatrixXd A(d - 1, d);
-        Eigen::Index r = 0;
-        for (Eigen::Index f = 0; f < F; ++f)
-            if (pick[static_cast<std::size_t>(f)]) A.row(r++) = facets[static_cast<std::size_t>(f)].transpose();
-        Eigen::VectorXd v;
-        if (d == 1) {
-            v = Eigen::VectorXd::Ones(1);
-        } else {
-            const Eigen::JacobiSVD<Eigen::MatrixXd> svd(A, Eigen::ComputeFullV);
-            const Eigen::VectorXd s = svd.singularValues();
-            if (s[s.size() - 1] < 1e-9 * s[0]) continue;  // the d-1 facets meet in more than a line
-            v = svd.matrixV().col(d - 1);
-        }
-        for (const double sign : {1.0, -1.0}) {
-            const Eigen::VectorXd w = sign * v;
-            bool inside = true;
-            for (const Eigen::VectorXd& b : facets)
-                if (b.dot(w) < -1e-9) inside = false;
-            if (!inside) continue;
-            const Eigen::VectorXd unit = w / std::sqrt(w.dot(G_inverse * w));
-            bool known = false;
-            for (const Eigen::VectorXd& q : rays) known = known || (q - unit).norm() < 1e-7 * unit.norm();
-            if (!known) rays.push_back(unit);
-        }
-    } while (std::prev_permutation(pick.begin(), pick.end()));
-    return rays;
 }
 
 /// A group whose samples are on no one matrix (a signature that does not fix the map: after a

@@ -8,6 +8,7 @@
 #include "rodcollide/impact_matrices.hpp"
 #include "rodcollide/laws/law.hpp"
 #include "rodcollide/laws/sequential.hpp"
+#include "analysis/cone_facets.hpp"
 #include "analysis/parallel_for.hpp"
 #include "analysis/sphere_directions.hpp"
 #include "analysis/wave_map.hpp"
@@ -122,6 +123,7 @@ ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const C
     solver.progress = nullptr;
     solver.max_events = std::min(solver.max_events, cone_sweep_max_events);
     const double time_unit = chain.shortest_transit_time();
+    const std::optional<double> unit = commensurate_unit(r.transit_times);
 
     const std::size_t n = r.last - r.first;
     r.points.resize(n);
@@ -154,6 +156,7 @@ ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const C
         const Eigen::VectorXd u_wave = o.final_velocities();
         p.gamma_post = contact_velocities(u_wave);
         p.signature = impact_signature(o.contact_events, time_unit, p.recontact);
+        p.fixed_times = fixed_event_times(o.contact_events, unit);
         p.events = o.stats.events;
         p.accuracy = o.accuracy;
         // The laws module's consistency flags, to the wave outcome's accuracy (as compare does).
@@ -230,7 +233,44 @@ ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const C
         r.properties.largest_cone_norm = std::max(r.properties.largest_cone_norm, cone.norm);
     }
 
-    // The identified law: the linear cones with their facets.
+    // Exact facets: those between linear cones come from their matrices; the others (next to a
+    // region where the map is not linear, or a cone too thin to be sampled) are located with the
+    // wave solver, by bisection between a cone's directions and any swept direction of another
+    // matrix its facets hold (unsettled directions included).
+    {
+        std::vector<Eigen::VectorXd> swept_pre(n), swept_post(n);
+        for (std::size_t j = 0; j < n; ++j) {
+            swept_pre[j] = r.points[j].gamma_pre;
+            swept_post[j] = r.points[j].gamma_post;
+        }
+        std::vector<std::size_t> events(n);
+        std::vector<char> fixed(n);
+        for (std::size_t j = 0; j < n; ++j) {
+            events[j] = r.points[j].events;
+            fixed[j] = r.points[j].fixed_times;
+        }
+        const WaveOracle oracle = [&chain, &solver, time_unit](const Eigen::VectorXd& g,
+                                                               std::size_t max_events) -> std::optional<WaveSample> {
+            SolverOptions capped = solver;
+            capped.max_events = std::min(capped.max_events, max_events);
+            try {
+                const Outcome o = wave_outcome_for(chain, g, capped);
+                bool recontact = false;
+                return WaveSample{impact_signature(o.contact_events, time_unit, recontact),
+                                  contact_velocities(o.final_velocities())};
+            } catch (const SolverLimitExceeded&) {
+                return std::nullopt;
+            }
+        };
+        std::vector<char> exact;
+        const FacetRefinement fr = refine_facets(r.cone_map, swept_pre, swept_post, signature, events, fixed, wave_cone, im.G,
+                                                 options.tolerance, oracle, options.threads, exact);
+        r.facet_solves = fr.solves;
+            r.bisected_facets = fr.facets_added;
+        r.inexact_cones = fr.inexact;
+    }
+
+    // The identified law: the linear cones whose facets are exact.
     r.law.bodies = r.bodies;
     r.law.masses = r.masses;
     r.law.chain = {{"title", title},
@@ -242,12 +282,15 @@ ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const C
                    {"rays", r.rays},
                    {"shard", {r.shard.index, r.shard.count}},
                    {"seed", r.seed}};
-    for (const IdentifiedCone& c : r.cone_map) {
-        if (!c.linear) continue;
-        r.law.cones.push_back({c.matrix, c.facets, c.rays, c.directions});
+    for (std::size_t c = 0; c < r.cone_map.size(); ++c) {
+        const IdentifiedCone& cone = r.cone_map[c];
+        if (!cone.linear || !cone.facets_exact) continue;
+        r.law.cones.push_back({cone.matrix, cone.facets, cone.rays, cone.directions});
+        r.law_cone_of.push_back(c);
     }
     for (std::size_t j = 0; j < n; ++j)
-        if (wave_cone[j] < 0) r.law.non_linear_directions.push_back(r.points[j].gamma_pre);
+        if (wave_cone[j] < 0 || !r.cone_map[static_cast<std::size_t>(wave_cone[j])].facets_exact)
+            r.law.non_linear_directions.push_back(r.points[j].gamma_pre);
     // The law checked at every swept direction.
     for (std::size_t j = 0; j < n; ++j) {
         if (r.points[j].unsettled) continue;
@@ -255,7 +298,7 @@ ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const C
         if (!g) continue;
         ++r.law_answered;
         if (wave_cone[j] < 0) ++r.law_in_non_linear;
-        else r.identified_max_error = std::max(r.identified_max_error, (*g - post[j]).lpNorm<Eigen::Infinity>() / pre[j].lpNorm<Eigen::Infinity>());
+        r.identified_max_error = std::max(r.identified_max_error, (*g - post[j]).lpNorm<Eigen::Infinity>() / pre[j].lpNorm<Eigen::Infinity>());
     }
 
     // Sampled properties of the identified map (the law; the wave solver where it has no answer).
@@ -267,8 +310,15 @@ ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const C
             return wave(g);
         };
         laws::PropertyOptions po = wave_map_property_options();
-        r.properties.sampled = laws::check_properties(map, im, po);
-        r.properties.sampled_done = true;
+        // Its points are drawn in the law's cones (where it has no answer at all, nothing is drawn there).
+        if (!law.cones.empty()) po.domain = [&law](const Eigen::VectorXd& g) { return laws::apply_identified(law, g).has_value(); };
+        try {
+            r.properties.sampled = laws::check_properties(map, im, po);
+            r.properties.sampled_done = true;
+        } catch (const SolverLimitExceeded&) {
+            r.properties.sampled_note = fmt::format("not measured: a sampled point outside the law's cones did not settle "
+                                                    "within {} event groups", solver.max_events);
+        }
     }
     return r;
 }

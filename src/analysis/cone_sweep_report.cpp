@@ -53,6 +53,8 @@ json cone_json(const IdentifiedCone& c, bool wave, const std::vector<IdentifiedC
               {"residual", finite_or_null(c.residual)},
               {"norm", c.linear ? json(c.norm) : json()},
               {"facets", vectors_json(c.facets)},
+              {"facets_exact", c.linear ? json(c.facets_exact) : json()},
+              {"bisected_facets", c.bisected_facets},
               {"rays", vectors_json(c.rays)}};
     if (!c.label.empty()) j["impact_sequence"] = c.label;
     if (wave) {
@@ -150,9 +152,12 @@ std::string cone_sweep_table(const ConeSweepResult& r) {
                    p.largest_cone_norm, p.largest_cone_norm <= 1 + 1e-9 ? "non-expansive" : "EXPANSIVE",
                    p.energetic_violations, p.kinematic_violations, p.kinetic_violations);
     if (p.sampled_done) fmt::format_to(out, "{}", laws::format_table(p.sampled));
+    if (!p.sampled_note.empty()) fmt::format_to(out, "sampled properties {}\n", p.sampled_note);
     fmt::format_to(out, "\nidentified law at the swept directions: {} of {} answered, largest |law - wave| / |gamma-| "
-                        "{:.3e}, {} answered inside non-linear regions\n",
-                   r.law_answered, r.points.size(), r.identified_max_error, r.law_in_non_linear);
+                        "{:.3e}, {} answered inside non-linear regions; {} cones in the law ({} left out: facets "
+                        "not exact), {} facets located with {} wave solves\n",
+                   r.law_answered, r.points.size(), r.identified_max_error, r.law_in_non_linear, r.law.cones.size(),
+                   r.inexact_cones, r.bisected_facets, r.facet_solves);
     return s;
 }
 
@@ -172,7 +177,9 @@ json cone_sweep_json(const ConeSweepResult& r) {
                        {"energetic_violations", p.energetic_violations},
                        {"kinematic_violations", p.kinematic_violations},
                        {"kinetic_violations", p.kinetic_violations},
-                       {"sampled", p.sampled_done ? laws::to_json(p.sampled) : json()}};
+                       {"sampled", p.sampled_done ? laws::to_json(p.sampled) : json()},
+                       {"sampled_in", "the identified law's cones (the wave solver where a segment or search leaves them)"}};
+    if (!p.sampled_note.empty()) properties["sampled_note"] = p.sampled_note;
     return {{"title", r.title},
             {"method", to_string(r.method)},
             {"bodies", r.bodies},
@@ -204,7 +211,11 @@ json cone_sweep_json(const ConeSweepResult& r) {
              {{"answered", r.law_answered},
               {"directions", r.points.size()},
               {"max_error", r.identified_max_error},
-              {"answered_in_non_linear", r.law_in_non_linear}}}};
+              {"answered_in_non_linear", r.law_in_non_linear},
+              {"law_cones", r.law.cones.size()},
+              {"inexact_cones", r.inexact_cones},
+              {"bisected_facets", r.bisected_facets},
+              {"facet_solves", r.facet_solves}}}};
 }
 
 }  // namespace rodcollide

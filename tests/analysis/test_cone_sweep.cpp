@@ -1,6 +1,7 @@
 // The cone sweep of n >= 3 touching rods: three identical rods give Winandy & Leine's six cones
 // exactly; the identified law predicts direct solves to 1e-12 at random directions (n = 4, 5,
-// identical rods; unequal rods are not there yet, docs/sweep.md); for equal masses the sequential law is sorting, with n! cones of norm 1; the
+// identical and unequal rods; for unequal rods where it answers, and it declines only outside its
+// cones); for equal masses the sequential law is sorting, with n! cones of norm 1; the
 // exported law round-trips; bad law files are named with what is wrong.
 #include "rodcollide/cone_sweep.hpp"
 #include "rodcollide/errors.hpp"
@@ -46,24 +47,73 @@ std::size_t linear_cones(const std::vector<IdentifiedCone>& cones) {
 
 std::size_t factorial(std::size_t n) { return n <= 1 ? 1 : n * factorial(n - 1); }
 
-/// Largest |law - wave| / |gamma-| (max norms) over `count` random gamma- (seeded); every one must
-/// be answered.
-double law_against_direct_solves(const ConeSweepResult& r, const Chain& chain, int count, unsigned seed) {
+/// The identified law at `count` random gamma- (seeded) against direct solves: the largest
+/// |law - wave| / |gamma-| (max norms) where it answers, and how often it declines. Where it
+/// declines, the direction must be in none of the law's cones: its run has none of the cone's
+/// signatures, or the cone's matrix does not give its outcome.
+struct LawCheck {
+    double worst = 0;
+    int answered = 0, declined = 0;
+};
+
+LawCheck law_against_direct_solves(const ConeSweepResult& r, const Chain& chain, int count, unsigned seed) {
     std::mt19937 rng(seed);
     std::normal_distribution<double> normal;
     SolverOptions solver;
-    double worst = 0;
+    solver.max_events = cone_sweep_max_events;  // as the sweep solves
+    LawCheck check;
     const auto d = static_cast<Eigen::Index>(chain.size() - 1);
+    const double time_unit = chain.shortest_transit_time();
     for (int i = 0; i < count; ++i) {
         Eigen::VectorXd g(d);
         for (Eigen::Index k = 0; k < d; ++k) g[k] = normal(rng);
         const std::optional<Eigen::VectorXd> law = laws::apply_identified(r.law, g);
         INFO("gamma- = " << g.transpose());
-        REQUIRE(law);
-        const Eigen::VectorXd wave = contact_velocities(wave_outcome_for(chain, g, solver).final_velocities());
-        worst = std::max(worst, (*law - wave).lpNorm<Eigen::Infinity>() / g.lpNorm<Eigen::Infinity>());
+        std::optional<Outcome> o;
+        try {
+            o = wave_outcome_for(chain, g, solver);
+        } catch (const SolverLimitExceeded&) {
+            CHECK_FALSE(law);  // a run that does not settle is in no linear cone
+            ++check.declined;
+            continue;
+        }
+        const Eigen::VectorXd wave = contact_velocities(o->final_velocities());
+        if (law) {
+            ++check.answered;
+            const double error = (*law - wave).lpNorm<Eigen::Infinity>() / g.lpNorm<Eigen::Infinity>();
+            check.worst = std::max(check.worst, error);
+            if (error > 1e-12) {  // name the cone that answered wrong
+                for (std::size_t l = 0; l < r.law.cones.size(); ++l) {
+                    laws::IdentifiedLaw one = r.law;
+                    one.cones = {r.law.cones[l]};
+                    if (!laws::apply_identified(one, g)) continue;
+                    const IdentifiedCone& cone = r.cone_map[r.law_cone_of[l]];
+                    bool recontact = false;
+                    FAIL_CHECK("law cone " << l << " (cone " << r.law_cone_of[l] << ", " << cone.signatures.size()
+                               << " signatures, first " << cone.signatures.front() << ", " << cone.directions
+                               << " directions, " << cone.facets.size() << " facets, " << cone.bisected_facets
+                               << " bisected) answers with error " << error << "; the run's signature "
+                               << impact_signature(o->contact_events, time_unit, recontact));
+                    break;
+                }
+            }
+            continue;
+        }
+        ++check.declined;
+        bool recontact = false;
+        const std::string signature = impact_signature(o->contact_events, time_unit, recontact);
+        INFO("signature " << signature);
+        for (std::size_t c : r.law_cone_of) {
+            const IdentifiedCone& cone = r.cone_map[c];
+            const bool own = std::find(cone.signatures.begin(), cone.signatures.end(), signature) != cone.signatures.end();
+            const double residual = (cone.matrix * g - wave).lpNorm<Eigen::Infinity>() / g.lpNorm<Eigen::Infinity>();
+            INFO("cone " << c << " residual " << residual << " (" << cone.signatures.size() << " signatures, "
+                         << cone.directions << " directions, " << cone.facets.size() << " facets, "
+                         << cone.bisected_facets << " bisected)");
+            CHECK_FALSE((own && residual <= cone_verification_tolerance));
+        }
     }
-    return worst;
+    return check;
 }
 
 }  // namespace
@@ -171,7 +221,31 @@ TEST_CASE("cone sweep: identical rods, n = 4 and 5: the identified law equals di
         const ConeSweepResult r = cone_sweep("identical", rods, options(n == 4 ? 3000 : 6000));
         CHECK(r.non_linear_directions == 0);
         CHECK(r.law_answered == r.points.size());
-        CHECK(law_against_direct_solves(r, rods, 1000, 7) <= 1e-12);
+        const LawCheck check = law_against_direct_solves(r, rods, 1000, 7);
+        CHECK(check.declined == 0);
+        CHECK(check.worst <= 1e-12);
+    }
+}
+
+TEST_CASE("cone sweep: unequal rods, n = 4 and 5: the identified law equals direct solves where it answers, "
+          "and declines only outside its cones", "[cone_sweep][identified]") {
+    struct Case {
+        std::vector<double> lengths;
+        std::size_t directions;
+        int answered_at_least;  // of the 1000 random directions
+    };
+    // Measured: (1, 2, 2, 1) 715 of 1000 answered, (1, 2, 2, 2, 1) 484; the rest lies in
+    // regions where the map is not linear, or in cones left out of the law (docs/sweep.md "Facets").
+    // (1, 2, 1, 2) is in docs/sweep.md: its re-contacting directions take seconds each to solve.
+    for (const Case& k : {Case{{1, 2, 2, 1}, 1500, 680}, Case{{1, 2, 2, 2, 1}, 1500, 450}}) {
+        INFO("lengths " << Eigen::Map<const Eigen::VectorXd>(k.lengths.data(), static_cast<Eigen::Index>(k.lengths.size())).transpose());
+        const Chain rods = rods_of_lengths(k.lengths);
+        const ConeSweepResult r = cone_sweep("unequal", rods, options(k.directions));
+        // Every swept direction the law answers, it answers right.
+        CHECK(r.identified_max_error <= 1e-12);
+        const LawCheck check = law_against_direct_solves(r, rods, 1000, 11);
+        CHECK(check.worst <= 1e-12);
+        CHECK(check.answered >= k.answered_at_least);
     }
 }
 

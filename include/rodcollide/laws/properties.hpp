@@ -36,6 +36,10 @@ struct PropertyOptions {
     double tolerance = 1e-9;         ///< relative slack for rounding in the verdicts
     double jump_tolerance = 1e-6;    ///< continuity: largest |S(b)-S(a)|/scale across a boundary
                                      ///< bracketed to 1e-9 of the segment length
+    /// If set, the sampled points (pairs, cycles, homogeneity, the ends of continuity segments)
+    /// are drawn inside it, redrawn up to 1000 times: the domain of a map defined on part of the
+    /// space (an identified law's cones). Local searches and segments may still leave it.
+    std::function<bool(const Eigen::VectorXd&)> domain;
 };
 
 /// The most map evaluations check_properties makes with these options.

@@ -67,7 +67,11 @@ public:
     Eigen::VectorXd admissible(Eigen::VectorXd x) const {
         return o_.approaching_only ? Eigen::VectorXd(x.cwiseMin(0.0)) : x;
     }
-    Eigen::VectorXd point() { return admissible(o_.velocity_scale * direction()); }
+    Eigen::VectorXd point() {
+        Eigen::VectorXd x = admissible(o_.velocity_scale * direction());
+        for (int tries = 1; o_.domain && !o_.domain(x) && tries < 1000; ++tries) x = admissible(o_.velocity_scale * direction());
+        return x;
+    }
     double log_uniform(double lo, double hi) {
         return lo * std::pow(hi / lo, std::uniform_real_distribution<double>(0, 1)(rng_));
     }
