@@ -213,16 +213,33 @@ ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const C
     for (std::size_t c = 0; c < r.cone_map.size(); ++c) {
         IdentifiedCone& cone = r.cone_map[c];
         if (!cone.linear) continue;
+        // Evidence: its directions interior to both maps' cones. Each added ray (a coordinate
+        // direction or a ray of the equal-mass law's cones) lies on boundaries of the sequential
+        // law's cones, even where both identifications found a full-dimensional signature, and so
+        // may be put into any cone that meets there: it is no evidence.
         std::set<std::ptrdiff_t> seen;
         for (std::size_t j = 0; j < n; ++j)
-            if (wave_cone[j] == static_cast<std::ptrdiff_t>(c) && !wave_boundary[j] && !seq_boundary[j]) seen.insert(seq_cone[j]);
+            if (wave_cone[j] == static_cast<std::ptrdiff_t>(c) && !wave_boundary[j] && !seq_boundary[j] && !r.points[j].ray)
+                seen.insert(seq_cone[j]);
+        // A cone whose directions are nearly all such rays (five identical rods: 25 of 29) has too
+        // little evidence; it is paired with the one sequential cone that has its matrix, if any.
+        if (seen.empty()) {
+            std::vector<std::ptrdiff_t> same_matrix;
+            for (std::size_t s = 0; s < r.sequential_cones.size(); ++s) {
+                const IdentifiedCone& q = r.sequential_cones[s];
+                const double scale = std::max({1.0, q.matrix.cwiseAbs().maxCoeff(), cone.matrix.cwiseAbs().maxCoeff()});
+                if (q.linear && (q.matrix - cone.matrix).cwiseAbs().maxCoeff() <= 1e3 * options.tolerance * scale)
+                    same_matrix.push_back(static_cast<std::ptrdiff_t>(s));
+            }
+            if (same_matrix.size() == 1) seen.insert(same_matrix.front());
+        }
         if (seen.size() == 1 && *seen.begin() >= 0) {
             const auto s = static_cast<std::size_t>(*seen.begin());
             cone.sequential_cone = *seen.begin();
             // Same directions: no direction interior to both maps' cones is in one of the two and not the other.
             bool same = true;
             for (std::size_t j = 0; j < n && same; ++j)
-                if (!wave_boundary[j] && !seq_boundary[j])
+                if (!wave_boundary[j] && !seq_boundary[j] && !r.points[j].ray)
                     same = (wave_cone[j] == static_cast<std::ptrdiff_t>(c)) == (seq_cone[j] == *seen.begin());
             cone.sequential_same_directions = same;
             cone.sequential_matrix_deviation = (cone.matrix - r.sequential_cones[s].matrix).cwiseAbs().maxCoeff();
