@@ -33,6 +33,9 @@ draw diagram cases/ends/split_hopkinson_bar.toml --kind gauges --out plots/split
 # exactly) and rods of lengths (1, 2, 1), whose cone boundaries move and whose map is no longer non-expansive.
 draw sweep cases/seed000_three_rods.toml --directions 3600 --plot plots/cone_map_identical_rods.png
 draw sweep cases/rods_1_2_1.toml --directions 3600 --plot plots/cone_map_rods_1_2_1.png
+# Four rods: the sphere of gamma- directions in Lambert's equal-area projection (docs/sweep.md).
+draw sweep cases/cones/four_identical_rods.toml --directions 4000 --plot plots/cone_map_four_identical_rods.png
+draw sweep cases/cones/rods_1_2_2_1.toml --directions 4000 --plot plots/cone_map_rods_1_2_2_1.png
 
 # The Python examples of docs/python.md: de Saint-Venant's striker/target length ratio swept, and a
 # split Hopkinson bar's gauges and specimen forces.

@@ -15,6 +15,7 @@
 #include "rodcollide/output_file.hpp"
 #include "rodcollide/solver_options.hpp"
 #include "rodcollide/sweep.hpp"
+#include "rodcollide/cone_sweep.hpp"
 
 #include <cstddef>
 #include <filesystem>
@@ -172,5 +173,14 @@ inline constexpr std::size_t largest_drawn_fronts = 20000;
 /// @throws PlotPathError for a bad path (check_output_path() first); PlotError when gnuplot is
 ///         missing or fails.
 void write_sweep_plot(const SweepResult& r, const std::filesystem::path& image);
+
+/// The cone map picture of a four-rod cone sweep (cone_sweep.hpp; PNG or SVG): gamma- on the unit
+/// sphere of the G^-1 metric, each hemisphere in Lambert's azimuthal equal-area projection, coloured
+/// by cone with the identified law's facets drawn, and below one row per law (the compared ones,
+/// then the identified law) coloured by log10 of its error at each direction. FILE.gp and
+/// FILE.map.dat beside it, as for write_sweep_plot().
+/// @throws PlotError for a sweep of other than four rods, when gnuplot is missing or fails;
+///         PlotPathError for a bad path.
+void write_cone_sweep_plot(const ConeSweepResult& r, const std::filesystem::path& image);
 
 }  // namespace rodcollide

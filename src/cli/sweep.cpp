@@ -98,7 +98,8 @@ int run_cone_sweep(const Case& c, const SweepOptions& flags, std::uint64_t seed,
     ConeSweepOptions options = cone_options(flags, seed);
     try {
         check_cone_sweep_chain(c.chain);
-        if (vm.count("plot")) throw InvalidInput("plot", "the picture is drawn for three rods only");
+        if (vm.count("plot") && c.chain.size() != 4)
+            throw InvalidInput("plot", "the picture is drawn for three or four rods only (the circle or sphere of gamma- directions)");
         validate(options);
     } catch (const InvalidInput& e) {
         return usage_error("sweep", flag_error(e, visible));
@@ -117,6 +118,7 @@ int run_cone_sweep(const Case& c, const SweepOptions& flags, std::uint64_t seed,
     if (vm.count("export-law"))
         write_file_atomically(vm["export-law"].as<std::string>(), laws::identified_law_json(result->law).dump(1) + "\n");
     if (vm.count("csv")) write_file_atomically(vm["csv"].as<std::string>(), cone_sweep_csv(*result));
+    if (vm.count("plot")) write_cone_sweep_plot(*result, vm["plot"].as<std::string>());
     if (vm.count("json"))
         fmt::print("{}\n", cone_sweep_json(*result).dump(2));
     else
@@ -143,7 +145,8 @@ int run_sweep(const std::vector<std::string>& args) {
          "write one line per direction: index, theta_deg, gamma1_pre, gamma2_pre, gamma1_wave, gamma2_wave, "
          "cone, events, then <law>_gamma1, <law>_gamma2, <law>_error per law")
         ("plot", po::value<std::string>()->value_name("FILE"),
-         "draw the empirical cone map (.png or .svg; NAME.gp and NAME.map.dat are written beside it)")
+         "draw the empirical cone map (.png or .svg; NAME.gp and NAME.map.dat are written beside it); "
+         "three rods: the circle of gamma-, four: the sphere in an equal-area projection")
         ("json", "print the summary as one JSON document instead of the table")
         ("export-law", po::value<std::string>()->value_name("FILE"),
          "write the identified law (cones, facets, rays, matrices; JSON) for laws --law identified:FILE")

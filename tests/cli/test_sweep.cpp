@@ -74,6 +74,27 @@ TEST_CASE("sweep --plot writes the picture with its script and data", "[cli][swe
     CHECK(fs::exists(dir / "map.map.dat"));
 }
 
+TEST_CASE("sweep --plot draws four rods' cone map on the sphere, with its script and data", "[cli][sweep][plot]") {
+    TempDir dir("sweep_cli_plot4");
+    const auto r = run_cli("sweep cases/cones/rods_1_2_2_1.toml --directions 300 --plot " + (dir / "map.png").string());
+    REQUIRE(r.status == 0);
+    CHECK(fs::file_size(dir / "map.png") > 1000);
+    CHECK(fs::exists(dir / "map.gp"));
+    REQUIRE(fs::exists(dir / "map.map.dat"));
+    // One line per direction (300 + the 14 rays), then the facets' arcs.
+    std::ifstream in(dir / "map.map.dat");
+    std::string line;
+    int directions = 0;
+    std::getline(in, line);
+    while (std::getline(in, line) && !line.empty()) ++directions;
+    CHECK(directions == 314);
+    // A bad path fails before any work, and nothing is written.
+    check_bad_input("sweep cases/cones/rods_1_2_2_1.toml --plot " + (dir / "nowhere" / "map.png").string(), "does not exist");
+    check_bad_input("sweep cases/cones/rods_1_2_2_1.toml --plot " + (dir / "map.jpg").string(), "--plot:");
+    CHECK_FALSE(fs::exists(dir / "nowhere"));
+    CHECK_FALSE(fs::exists(dir / "map.jpg"));
+}
+
 TEST_CASE("sweep: bad input gives one line on stderr, nothing on stdout, exit status 2", "[cli][sweep][errors]") {
     TempDir dir("sweep_cli_errors");
     struct Bad {
@@ -97,7 +118,8 @@ TEST_CASE("sweep: bad input gives one line on stderr, nothing on stdout, exit st
         {three + "--csv " + (dir / "nowhere" / "x.csv").string(), "--csv:"},
         {"sweep cases/seed000_two_rods.toml", "a sweep needs exactly 3 rods (gamma- lives in the (gamma1, gamma2) plane); the case has 2"},
         {"sweep " + nine_rods, "a sweep needs 3 to 8 rods (gamma- lives on the sphere S^(n-2)); the case has 9"},
-        {"sweep cases/cones/four_identical_rods.toml --plot " + (dir / "map.png").string(), "--plot: the picture is drawn for three rods only"},
+        {"sweep cases/cones/five_identical_rods.toml --plot " + (dir / "map.png").string(),
+         "--plot: the picture is drawn for three or four rods only"},
         {"sweep cases/cones/four_identical_rods.toml --seed -1", "--seed"},
         {"sweep", "missing CASE"},
     };
