@@ -2,6 +2,7 @@
 #include "rodcollide/cone_sweep.hpp"
 
 #include "rodcollide/laws/report.hpp"
+#include "analysis/chain_description.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -183,11 +184,7 @@ json cone_sweep_json(const ConeSweepResult& r) {
     return {{"title", r.title},
             {"method", to_string(r.method)},
             {"bodies", r.bodies},
-            {"rods",
-             {{"lengths", list(r.lengths)},
-              {"masses", list(r.masses)},
-              {"impedances", list(r.impedances)},
-              {"transit_times", list(r.transit_times)}}},
+            {"rods", rods_json(r.lengths, r.masses, r.impedances, r.transit_times)},
             {"directions", r.directions},
             {"boundary_rays", r.rays},
             {"seed", r.seed},

@@ -1,5 +1,6 @@
 // CSV, table and JSON output of a sweep (see sweep.hpp).
 #include "rodcollide/sweep.hpp"
+#include "analysis/chain_description.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -129,11 +130,7 @@ json sweep_json(const SweepResult& r) {
                        {"seed_matrix_deviation", c.linear ? json(c.seed_matrix_deviation) : json()}});
     return {{"title", r.title},
             {"method", to_string(r.method)},
-            {"rods",
-             {{"lengths", list(r.lengths)},
-              {"masses", list(r.masses)},
-              {"impedances", list(r.impedances)},
-              {"transit_times", list(r.transit_times)}}},
+            {"rods", rods_json(r.lengths, r.masses, r.impedances, r.transit_times)},
             {"directions", r.directions},
             {"shard", {r.shard.index, r.shard.count}},
             {"first", r.first},
