@@ -28,5 +28,6 @@ fi
 
 build_dir=${RODCOLLIDE_BUILD_DIR:-build}
 if [[ ! -f "$build_dir/CMakeCache.txt" ]]; then
-  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  # MPI on (OpenMPI is installed above): the one build also tests `mpirun -n 2` (ctest mpi_ensemble).
+  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DRODCOLLIDE_MPI=ON >/dev/null
 fi

@@ -9,7 +9,8 @@
 
 namespace rodcollide::cli::mpi {
 
-/// MPI_Init for main's lifetime and MPI_Finalize at its end. On ranks other than 0, stdout and
+/// MPI_Init for main's lifetime and MPI_Finalize at its end, when started by mpirun (its
+/// environment says so; else MPI stays uninitialised, rank 0 of 1). On ranks other than 0, stdout and
 /// stderr go to /dev/null: rank 0 prints the one result (and the one error line); what fails on
 /// another rank reaches rank 0 through gather().
 class Session {

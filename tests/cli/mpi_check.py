@@ -59,10 +59,12 @@ def main():
             failures.append(f"mpirun -n 2 sweep: exit {status}, JSON identical {out == threaded}, CSV identical {same_csv}")
         else:
             print("mpirun -n 2 sweep: identical to the threaded run")
-        status, out, err = run(mpirun + ["-n", "2"] + args + ["--members", "0"])
+        status, out, err = run(mpirun + ["-n", "2"] + args + ["--precision", "0"])
         lines = [l for l in err.splitlines() if l.startswith("rodcollide")]
-        if status == 0 or out or lines != ["rodcollide ensemble: --members: must be > 0, got 0"]:
-            failures.append(f"mpirun -n 2 with --members 0: exit {status}, stdout {out!r}, stderr {err!r}")
+        if status == 0 or out or lines != ["rodcollide ensemble: --precision: must be > 0, got 0"]:
+            failures.append(f"mpirun -n 2 with --precision 0: exit {status}, stdout {out!r}, stderr {err!r}")
+        else:
+            print("mpirun -n 2 with bad input: one error line, from rank 0")
     if failures:
         sys.exit("\n".join(failures))
 
