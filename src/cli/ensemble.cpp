@@ -93,7 +93,7 @@ void add_output_flags(po::options_description& visible) {
         ("json", "print one JSON document instead of the table (with --shard: with every member's numbers, for merge)")
         ("csv", po::value<std::string>()->value_name("FILE"),
          "write one line per member: member, its perturbed values, u<i> per rod, final_rigid, final_vibration, settled, "
-         "end_time, closings")
+         "end_time, closings, failed")
         ("plot", po::value<std::string>()->value_name("FILE"),
          "draw every rod's final velocity (box plots) and the last rod's histogram (.png or .svg; NAME.gp and "
          "NAME.ensemble.dat are written beside it)")
