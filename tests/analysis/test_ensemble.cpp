@@ -161,6 +161,16 @@ TEST_CASE("ensemble: two identical rods with a perturbed striker velocity exchan
     CHECK(s.final_velocity[0].std == Approx(0).margin(1e-12));
     CHECK(s.settled == 200);
     CHECK(s.rigid_share.mean == Approx(1).epsilon(1e-12));
+    // Either solver: the finite-difference grid is exact for identical rods (Courant 1).
+    EnsembleOptions fd = options_for(c, 20, {perturb("velocity", {0}, 0.1)});
+    fd.solver.method = Method::finite_difference;
+    fd.solver.cells = 50;
+    const EnsembleResult grid = ensemble(c.title, c.chain, fd);
+    CHECK(grid.method == Method::finite_difference);
+    for (std::size_t k = 0; k < grid.members.size(); ++k) {
+        CHECK(grid.members[k].perturbed == r.members[k].perturbed);  // the same draws
+        CHECK(grid.members[k].final_velocity[1] == Approx(grid.members[k].perturbed[0]).epsilon(1e-9));
+    }
     // The draws are uniform on 1 +- 0.1: the ensemble's mean and spread are theirs.
     CHECK(std::abs(s.final_velocity[1].mean - 1) < 4 * s.final_velocity[1].sem);
     CHECK(s.final_velocity[1].std == Approx(0.1 / std::sqrt(3.0)).epsilon(0.15));
