@@ -227,7 +227,9 @@ TEST_CASE("integers are numbers, rod keys override [defaults], absent keys get d
     CHECK_FALSE(c.solver.end_time);
     CHECK_FALSE(c.solver.record_until);
     CHECK(c.solver.drop_tolerance == defaults.drop_tolerance);
-    CHECK(c.solver.time_resolution == defaults.time_resolution);
+    CHECK_FALSE(c.solver.time_resolution);  // chosen from accuracy and max_memory
+    CHECK(c.solver.accuracy == defaults.accuracy);
+    CHECK(c.solver.max_memory == defaults.max_memory);
     CHECK(c.solver.max_events == defaults.max_events);
     CHECK(c.solver.max_fronts == defaults.max_fronts);
     CHECK(c.solver.cells == defaults.cells);
@@ -239,7 +241,8 @@ TEST_CASE("inline tables and every [solver] key", "[case_file]") {
         "rod = [{length = 1, area = 1, density = 1, youngs_modulus = 1, velocity = 1},\n"
         "       {length = 1, area = 1, density = 1, youngs_modulus = 1, gap = 1e-3}]\n"
         "[solver]\nmethod = 'finite-difference'\nend_time = 10\nrecord_until = 2.5\n"
-        "drop_tolerance = 0\nmax_events = 1_000\nmax_fronts = 2000\ncells = 64\ntime_resolution = 0.02\n",
+        "drop_tolerance = 0\nmax_events = 1_000\nmax_fronts = 2000\ncells = 64\ntime_resolution = 0.02\n"
+        "accuracy = 1e-4\nmax_memory = 64\n",
         "x.toml");
     CHECK(c.title == "inline");
     CHECK(c.chain[1].gap == 1e-3);
@@ -251,6 +254,8 @@ TEST_CASE("inline tables and every [solver] key", "[case_file]") {
     CHECK(c.solver.max_fronts == 2000);
     CHECK(c.solver.cells == 64);
     CHECK(c.solver.time_resolution == 0.02);
+    CHECK(c.solver.accuracy == 1e-4);
+    CHECK(c.solver.max_memory == 64);
 }
 
 TEST_CASE("a gap in [defaults] is not an error for the first rod", "[case_file]") {
@@ -307,7 +312,8 @@ TEST_CASE("unknown keys: the first in file order, with a suggestion", "[case_fil
           "bad.toml:10: solver.tolerance: unknown key; did you mean \"drop_tolerance\"?");
     CHECK(error_of(two_rods + "[solver]\nfoo = 1\n") ==
           "bad.toml:10: solver.foo: unknown key; expected one of: method, end_time, "
-          "record_until, drop_tolerance, max_events, max_fronts, cells, time_resolution, rounding_check");
+          "record_until, drop_tolerance, max_events, max_fronts, cells, time_resolution, rounding_check, accuracy, "
+          "max_memory");
     CHECK(error_of("\"a b\" = 1\n" + two_rods) ==
           "bad.toml:1: \"a b\": unknown key; expected one of: title, defaults, rod, solver, left, right, "
           "load, gauge, units");
