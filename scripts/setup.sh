@@ -10,6 +10,7 @@ packages=(
   libgnuplot-iostream-dev libboost-iostreams-dev libboost-filesystem-dev gnuplot-nox
   libbenchmark-dev
   python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-matplotlib
+  libopenmpi-dev openmpi-bin python3-distributed   # ensembles over MPI ranks and dask (docs/ensemble.md)
   clang-16 libclang-rt-16-dev llvm-16   # the sanitized fuzzer (ctest fuzz_short, scripts/fuzz.sh)
 )
 missing=()
@@ -27,5 +28,6 @@ fi
 
 build_dir=${RODCOLLIDE_BUILD_DIR:-build}
 if [[ ! -f "$build_dir/CMakeCache.txt" ]]; then
-  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  # MPI on (OpenMPI is installed above): the one build also tests `mpirun -n 2` (ctest mpi_ensemble).
+  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DRODCOLLIDE_MPI=ON >/dev/null
 fi

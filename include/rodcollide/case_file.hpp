@@ -4,6 +4,7 @@
 #pragma once
 
 #include "rodcollide/chain.hpp"
+#include "rodcollide/ensemble_spec.hpp"
 #include "rodcollide/gauge.hpp"
 #include "rodcollide/errors.hpp"
 #include "rodcollide/solver_options.hpp"
@@ -35,6 +36,8 @@ struct Case {
     /// `units = "dimensionless"`: the numbers are in any consistent unit system (L = A = rho = E
     /// = 1, say), so pictures label them without SI units. Default "SI".
     bool dimensionless = false;
+    /// The [ensemble] table (rodcollide ensemble), checked against the chain; nullopt when absent.
+    std::optional<EnsembleSpec> ensemble;
 };
 
 /// Reads and validates a case file.
@@ -46,5 +49,12 @@ Case load_case(const std::filesystem::path& path);
 /// read relative to its folder).
 /// @throws CaseError as load_case().
 Case parse_case(const std::string& toml_text, const std::string& name);
+
+/// A perturbation written as the keys of an [[ensemble.perturb]] table on one line, separated by
+/// commas (`key = "velocity", rods = [0], relative = 0.01`): the command line's --perturb. Read
+/// by the case reader's own rules; not checked against a chain (check_ensemble_spec does that).
+/// @throws CaseError ("FILE:LINE: KEY: message" with `name` for FILE, line 1) for anything the
+///         case reader would refuse in an [[ensemble.perturb]] table.
+Perturbation parse_perturbation(const std::string& keys, const std::string& name);
 
 }  // namespace rodcollide

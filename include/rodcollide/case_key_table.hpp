@@ -3,7 +3,7 @@
 // its type, its units, its default (printed from the model's own default values: Rod{},
 // ChainEnd{}, LoadShape{}), its range, the strings it accepts and one line of help. The case
 // reader takes its allowed keys, required keys and string choices from here; so do the Python
-// module's rods and the fuzz mutator's key lists. tests/model/test_case_key_table.cpp fails if a
+// module's rods and the fuzz mutator's key lists (not [ensemble]'s: an ensemble is no solve). tests/model/test_case_key_table.cpp fails if a
 // consumer or docs/case_file.md misses a row. (The [solver] keys: solver_option_table.hpp.)
 //
 // To add a key: the field in the model (its default there), then a row here in the order the
@@ -12,6 +12,7 @@
 #pragma once
 
 #include "rodcollide/chain.hpp"
+#include "rodcollide/ensemble_spec.hpp"
 
 #include <cstddef>
 #include <span>
@@ -28,15 +29,19 @@ enum class CaseTable {
     end,        ///< [left] and [right]
     load,       ///< [[load]]
     gauge,      ///< [[gauge]]
+    ensemble,   ///< [ensemble] (rodcollide ensemble, ensemble_spec.hpp)
+    perturb,    ///< [[ensemble.perturb]]
 };
 
-/// "" (top level), "rod", "rod.segment", "end" ([left] and [right]), "load", "gauge".
+/// "" (top level), "rod", "rod.segment", "end" ([left] and [right]), "load", "gauge", "ensemble",
+/// "ensemble.perturb".
 std::string_view to_string(CaseTable table);
 
 /// How a key's value is written in TOML.
-enum class KeyType { string, number, integer, numbers, table, tables };
+enum class KeyType { string, number, integer, numbers, table, tables, integers, boolean };
 
-/// "string", "number", "integer", "array of numbers", "table", "array of tables".
+/// "string", "number", "integer", "array of numbers", "table", "array of tables", "array of
+/// integers", "boolean".
 std::string_view to_string(KeyType type);
 
 struct CaseKeySpec {

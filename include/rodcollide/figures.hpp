@@ -183,4 +183,15 @@ void write_sweep_plot(const SweepResult& r, const std::filesystem::path& image);
 ///         PlotPathError for a bad path.
 void write_cone_sweep_plot(const ConeSweepResult& r, const std::filesystem::path& image);
 
+// ---- An ensemble's distributions ---------------------------------------------------------------
+
+struct EnsembleResult;  // ensemble.hpp
+
+/// The ensemble picture (PNG or SVG): every rod's final velocity over the members as a box plot
+/// (box: 25-75 %, whiskers: 5-95 %, line: median, dot: mean), and the histogram of the last
+/// rod's final velocity. Writes FILE.gp and FILE.ensemble.dat beside it: all files appear
+/// complete, or none.
+/// @throws PlotPathError for a bad path; PlotError when gnuplot is missing or fails.
+void write_ensemble_plot(const EnsembleResult& r, const std::filesystem::path& image);
+
 }  // namespace rodcollide

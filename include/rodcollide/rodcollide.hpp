@@ -17,6 +17,7 @@
 #include "rodcollide/solver_options.hpp"   // method, horizon, caps, resolution
 #include "rodcollide/solver_option_table.hpp"  // every [solver] option: key, type, default, range, help
 #include "rodcollide/case_key_table.hpp"       // every other case key: table, type, default, range, help
+#include "rodcollide/ensemble_spec.hpp"        // an ensemble's perturbations, member k's draws
 
 // Reading a case
 #include "rodcollide/case_file.hpp"  // load_case(): TOML -> Case
@@ -40,6 +41,7 @@
 #include "rodcollide/laws/sequential.hpp"  // the sequential impact law
 #include "rodcollide/sweep.hpp"            // impact-map sweeps of three-rod chains
 #include "rodcollide/cone_sweep.hpp"       // impact maps of n >= 3 bodies, their cones
+#include "rodcollide/ensemble.hpp"         // ensembles of perturbed cases, their statistics, shards
 
 // Validation
 #include "rodcollide/validation.hpp"  // the validation suite

@@ -19,6 +19,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rodcollide {
@@ -81,6 +82,12 @@ std::pair<double, double> seed_cone_range(laws::Cone c);
 /// The checks every sweep makes of its directions, threads and shard (three-rod and cone sweeps).
 /// @throws InvalidInput naming "directions", "threads" or "shard".
 void validate_sweep_work(std::size_t directions, unsigned threads, const Shard& shard);
+
+/// The same checks of any batch of `count` items split into shards (ensemble members, `count_key`
+/// "members"), at most `largest` items.
+/// @throws InvalidInput naming count_key, "threads" or "shard".
+void validate_sweep_work(std::size_t count, unsigned threads, const Shard& shard, std::string_view count_key,
+                         std::size_t largest);
 
 /// First and one-past-last direction index of a shard.
 /// @pre 1 <= shard.index <= shard.count (validate(SweepOptions) checks it).
@@ -149,6 +156,13 @@ struct SweepResult {
 ///         before solving).
 /// @throws what solve() throws (the first error of any direction).
 SweepResult sweep(const std::string& title, const Chain& chain, const SweepOptions& options);
+
+/// The whole sweep from its shards 1..n, in order (each computed with the same chain and options
+/// but its own SweepOptions::shard): the points and the laws' values joined, the errors per cone,
+/// the linear tolerance and the empirical cone map computed as sweep() computes them, so that the
+/// result is the one run's (`mpirun -n P rodcollide sweep`).
+/// @throws std::invalid_argument if the parts are not shards 1..n of one sweep, in order.
+SweepResult merge_sweeps(std::vector<SweepResult> parts, std::optional<double> linear_tolerance);
 
 /// The empirical cone map of points p[0..n) in angular order (`closed`: they cover the whole
 /// circle, so the last secant joins the last point to the first).

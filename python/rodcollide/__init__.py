@@ -19,11 +19,11 @@ from collections.abc import Iterator
 import numpy as np
 
 from . import _core, _toml, laws
-from ._core import CaseError, ForceHistory, GaugeSignal, Outcome, SolverLimitExceeded, Sweep
+from ._core import CaseError, Ensemble, ForceHistory, GaugeSignal, Outcome, SolverLimitExceeded, Sweep
 
 __version__ = _core.__version__
-__all__ = ["Case", "CaseError", "Field", "ForceHistory", "GaugeSignal", "Outcome", "SolverLimitExceeded", "Sweep",
-           "compare", "field", "laws", "load_case", "parse_case", "run", "sweep"]
+__all__ = ["Case", "CaseError", "Ensemble", "Field", "ForceHistory", "GaugeSignal", "Outcome", "SolverLimitExceeded",
+           "Sweep", "compare", "ensemble", "field", "laws", "load_case", "merge_ensembles", "parse_case", "run", "sweep"]
 
 _DICT = "<dict>"  # FILE in the messages about a Case(...)
 _SOLVER_KEYS = _core.solver_option_keys  # the [solver] keys, from the C++ option table
@@ -224,6 +224,35 @@ def sweep(case, directions=360, *, laws=None, restitution=None, shard=(1, 1), th
         laws = [laws]
     return _core.sweep(c._core, _solver_options(c, solver), directions, None if laws is None else list(laws),
                        restitution, tuple(shard), threads, linear_tolerance)
+
+
+def _perturbation_keys(p):
+    """One perturbation dict as the keys of an [[ensemble.perturb]] table on one line (as --perturb)."""
+    if not isinstance(p, dict):
+        raise TypeError(f"a perturbation is a dict of [[ensemble.perturb]] keys, not {type(p).__name__} ({p!r})")
+    return ", ".join(f"{_toml._key(k)} = {_toml.value(x)}" for k, x in p.items() if x is not None)
+
+
+def ensemble(case, members=None, perturb=None, *, seed=None, shard=(1, 1), threads=0, **solver):
+    """Solves the case for `members` members with perturbed rods (as `rodcollide ensemble`,
+    docs/ensemble.md). perturb: a dict of [[ensemble.perturb]] keys, or a list of them, e.g.
+    dict(key="velocity", rods=[0], relative=0.01, distribution="normal"); None: the case's
+    [ensemble] table (members and seed too, unless given). shard=(k, n): only the k-th of n blocks
+    of members. Member k's draws depend on (seed, k) only: any split gives the same members.
+    Returns an Ensemble: final_velocities (members x rods), perturbed (members x columns), settled,
+    ...; to_dict() is `ensemble --json`, to_csv() `--csv`. Pickles as its members' numbers."""
+    c = _as_case(case)
+    if isinstance(perturb, dict):
+        perturb = [perturb]
+    keys = None if perturb is None else [_perturbation_keys(p) for p in perturb]
+    return _core.ensemble(c._core, _solver_options(c, solver), members, seed, keys, tuple(shard), threads)
+
+
+def merge_ensembles(parts):
+    """Joins the shards 1..n of one ensemble (Ensemble objects, in any order) into the whole, as
+    `rodcollide merge`: identical to a single run. Raises ValueError for parts that do not belong
+    together (another case, seed, member or shard count; a shard missing or given twice)."""
+    return _core.merge_ensembles(list(parts))
 
 
 class Field:

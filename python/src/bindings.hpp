@@ -1,7 +1,7 @@
 // Python bindings of rodcollide (docs/python.md): the pieces each binding file registers on the module
 // `rodcollide._core`, and the conversions they share. Only the library's public API is used:
 // load_case/parse_case (and Chain for plain rods), solve, outcome_json, compare/comparison_json,
-// sweep/sweep_json/sweep_csv, laws::apply_law/to_json, solve_characteristics + WaveField::state_at.
+// sweep/sweep_json/sweep_csv, ensemble/ensemble_json/merge_ensembles, laws::apply_law/to_json, solve_characteristics + WaveField::state_at.
 #pragma once
 
 #include "rodcollide/case_file.hpp"
@@ -53,5 +53,6 @@ void bind_case(py::module_& m);      // Case, SolverOptions, load_case, parse_ca
 void bind_solve(py::module_& m);     // run -> Outcome, field
 void bind_compare(py::module_& m);   // compare, sweep -> Sweep
 void bind_laws(py::module_& m);      // apply_law -> LawResult, law_names
+void bind_ensemble(py::module_& m);  // ensemble -> Ensemble, merge_ensembles
 
 }  // namespace rodcollide::python

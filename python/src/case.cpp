@@ -128,7 +128,7 @@ std::optional<Case> plain_case(py::handle rods, py::handle title, const std::str
     }
     try {
         return Case{title.is_none() ? std::filesystem::path(name).stem().string() : title.cast<std::string>(), name,
-                    Chain(std::move(chain)), SolverOptions{}, {}, false};
+                    Chain(std::move(chain)), SolverOptions{}, {}, false, std::nullopt};
     } catch (const InvalidModel&) {
         return std::nullopt;
     }

@@ -59,4 +59,5 @@ PYBIND11_MODULE(_core, m) {
     bind_solve(m);
     bind_compare(m);
     bind_laws(m);
+    bind_ensemble(m);
 }

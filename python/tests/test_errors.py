@@ -85,7 +85,7 @@ BAD_DICTS = {
     "method": (dict(defaults=dict(length=1, area=1, density=1, youngs_modulus=1), rods=[{}, {}],
                     solver=dict(method="rk4")),
                "<dict>:9: solver.method: unknown method \"rk4\"; valid: characteristics, finite-difference"),
-    "top level": (dict(rods=[{}, {}], methd="x"), "<dict>:1: methd: unknown key; expected one of: title, defaults, rod, solver, left, right, load, gauge, units"),
+    "top level": (dict(rods=[{}, {}], methd="x"), "<dict>:1: methd: unknown key; expected one of: title, defaults, rod, solver, left, right, load, gauge, ensemble, units"),
     "first gap": (dict(defaults=dict(length=1, area=1, density=1, youngs_modulus=1), rods=[dict(gap=0), {}]),
                   "<dict>:7: rod[0].gap: the first rod has no left neighbour, so no gap (a gap in [defaults] applies "
                   "to the other rods only)"),

@@ -144,10 +144,15 @@ void compare_with_seed(EmpiricalCone& c) {
 // ---- Options ----------------------------------------------------------------------------------------
 
 void validate_sweep_work(std::size_t directions, unsigned threads, const Shard& shard) {
-    input::require("directions", input::integer_within(directions, 1, max_sweep_directions));
+    validate_sweep_work(directions, threads, shard, "directions", max_sweep_directions);
+}
+
+void validate_sweep_work(std::size_t count, unsigned threads, const Shard& shard, std::string_view count_key,
+                         std::size_t largest) {
+    input::require(count_key, input::integer_within(count, 1, largest));
     input::require("threads", input::integer_within(threads, 0, largest_sweep_threads));
-    if (shard.index < 1 || shard.count < 1 || shard.index > shard.count || shard.count > directions)
-        throw InvalidInput("shard", fmt::format("k/n needs 1 <= k <= n <= directions ({}), got {}/{}", directions,
+    if (shard.index < 1 || shard.count < 1 || shard.index > shard.count || shard.count > count)
+        throw InvalidInput("shard", fmt::format("k/n needs 1 <= k <= n <= {} ({}), got {}/{}", count_key, count,
                                                 shard.index, shard.count));
 }
 
@@ -236,6 +241,33 @@ SweepResult sweep(const std::string& title, const Chain& chain, const SweepOptio
     for (const SweepPoint& p : r.points) accuracy = std::max(accuracy, p.accuracy);
     r.linear_tolerance = options.linear_tolerance.value_or(linear_tolerance_factor * accuracy);
     r.cone_map = empirical_cone_map(r.points, options.shard.count == 1, r.linear_tolerance);
+    return r;
+}
+
+SweepResult merge_sweeps(std::vector<SweepResult> parts, std::optional<double> linear_tolerance) {
+    if (parts.empty()) throw std::invalid_argument("merge_sweeps: no parts");
+    SweepResult r = std::move(parts.front());
+    const std::size_t n = r.shard.count;
+    if (parts.size() != n || r.shard.index != 1) throw std::invalid_argument("merge_sweeps: not shards 1..n in order");
+    for (std::size_t k = 1; k < n; ++k) {
+        SweepResult& p = parts[k];
+        if (p.shard.index != k + 1 || p.shard.count != n || p.directions != r.directions || p.laws.size() != r.laws.size() ||
+            p.first != r.last)
+            throw std::invalid_argument("merge_sweeps: not shards 1..n of one sweep, in order");
+        r.points.insert(r.points.end(), p.points.begin(), p.points.end());
+        for (std::size_t l = 0; l < r.laws.size(); ++l) {
+            r.laws[l].gamma_post.insert(r.laws[l].gamma_post.end(), p.laws[l].gamma_post.begin(), p.laws[l].gamma_post.end());
+            r.laws[l].error.insert(r.laws[l].error.end(), p.laws[l].error.begin(), p.laws[l].error.end());
+        }
+        r.last = p.last;
+    }
+    r.shard = Shard{};
+    std::fill(std::begin(r.cone_directions), std::end(r.cone_directions), 0);
+    summarise_cones(r);
+    double accuracy = 0;
+    for (const SweepPoint& p : r.points) accuracy = std::max(accuracy, p.accuracy);
+    r.linear_tolerance = linear_tolerance.value_or(linear_tolerance_factor * accuracy);
+    r.cone_map = empirical_cone_map(r.points, true, r.linear_tolerance);
     return r;
 }
 

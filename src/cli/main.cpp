@@ -1,5 +1,6 @@
 // rodcollide: dispatches to the subcommand named by the first argument.
 #include "command.hpp"
+#include "mpi_world.hpp"
 
 #include <fmt/format.h>
 
@@ -80,6 +81,7 @@ int checked_stdout(const std::string& command, int status) {
 
 int main(int argc, char** argv) {
     using namespace rodcollide::cli;
+    const mpi::Session mpi_session(argc, argv);  // a no-op without -DRODCOLLIDE_MPI=ON
     if (stdout_was_closed()) {
         fmt::print(stderr, "rodcollide: standard output is closed; nothing was done\n");
         return exit_failure;

@@ -85,6 +85,18 @@ std::vector<std::string> split_list(const std::string& text, char separator) {
     }
 }
 
+std::optional<Shard> parse_shard(const std::string& text) {
+    const auto slash = text.find('/');
+    if (slash == std::string::npos) return std::nullopt;
+    Shard s;
+    const char* b = text.data();
+    const char* e = b + text.size();
+    const auto [p1, e1] = std::from_chars(b, b + slash, s.index);
+    const auto [p2, e2] = std::from_chars(b + slash + 1, e, s.count);
+    if (e1 != std::errc() || p1 != b + slash || e2 != std::errc() || p2 != e || slash == 0) return std::nullopt;
+    return s;
+}
+
 std::string to_string(const po::options_description& options) {
     std::ostringstream s;
     s << options;

@@ -5,6 +5,7 @@
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/errors.hpp"
 #include "rodcollide/solver_options.hpp"
+#include "rodcollide/sweep.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -50,6 +51,9 @@ std::optional<int> check_output_flag(const std::string& command, const std::stri
 /// "a, b,c" -> {"a", "b", "c"}: the parts between separators, blanks trimmed (empty parts kept,
 /// so that callers can refuse them).
 std::vector<std::string> split_list(const std::string& text, char separator = ',');
+
+/// "k/n" -> Shard (sweep and ensemble --shard); nullopt if malformed.
+std::optional<Shard> parse_shard(const std::string& text);
 
 /// An options_description as help text.
 std::string to_string(const boost::program_options::options_description& options);

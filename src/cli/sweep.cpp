@@ -1,6 +1,7 @@
 // `rodcollide sweep CASE`: the impact map of a three-rod chain over the circle of gamma- directions,
 // compared with the rigid laws (include/rodcollide/sweep.hpp); table or JSON, CSV and plot files.
 #include "command.hpp"
+#include "mpi_world.hpp"
 #include "options.hpp"
 
 #include "rodcollide/case_file.hpp"
@@ -15,7 +16,7 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
-#include <charconv>
+#include <cstring>
 #include <cstdint>
 #include <limits>
 #include <filesystem>
@@ -65,17 +66,50 @@ examples:
   cat part1.csv part2.csv part3.csv part4.csv > all.csv
 )";
 
-/// "k/n" -> Shard; nullopt if malformed.
-std::optional<Shard> parse_shard(const std::string& text) {
-    const auto slash = text.find('/');
-    if (slash == std::string::npos) return std::nullopt;
-    Shard s;
-    const char* b = text.data();
-    const char* e = b + text.size();
-    const auto [p1, e1] = std::from_chars(b, b + slash, s.index);
-    const auto [p2, e2] = std::from_chars(b + slash + 1, e, s.count);
-    if (e1 != std::errc() || p1 != b + slash || e2 != std::errc() || p2 != e || slash == 0) return std::nullopt;
-    return s;
+/// A shard's points and laws' values as bytes for MPI (every rank runs the same binary: the doubles'
+/// bits travel as they are): per point index, theta, gamma-, gamma+, cone, events, accuracy, then
+/// per law gamma+ and the error.
+std::string pack_points(const SweepResult& r) {
+    std::vector<double> v;
+    for (std::size_t j = 0; j < r.points.size(); ++j) {
+        const SweepPoint& p = r.points[j];
+        v.insert(v.end(), {static_cast<double>(p.index), p.theta, p.gamma_pre[0], p.gamma_pre[1], p.gamma_post[0],
+                           p.gamma_post[1], static_cast<double>(p.cone), static_cast<double>(p.events), p.accuracy});
+        for (const SweepLaw& l : r.laws) v.insert(v.end(), {l.gamma_post[j][0], l.gamma_post[j][1], l.error[j]});
+    }
+    return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
+}
+
+/// Shard `shard` of the sweep `like` (rank 0's own shard: same chain and options) from pack_points().
+SweepResult unpack_points(const SweepResult& like, const Shard& shard, const std::string& bytes) {
+    std::vector<double> v(bytes.size() / sizeof(double));
+    std::memcpy(v.data(), bytes.data(), v.size() * sizeof(double));
+    SweepResult r = like;
+    r.shard = shard;
+    std::tie(r.first, r.last) = shard_range(r.directions, shard);
+    const std::size_t per_point = 9 + 3 * r.laws.size();
+    const std::size_t n = v.size() / per_point;
+    r.points.assign(n, SweepPoint{});
+    for (SweepLaw& l : r.laws) {
+        l.gamma_post.assign(n, Eigen::Vector2d::Zero());
+        l.error.assign(n, 0);
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+        const double* x = v.data() + j * per_point;
+        SweepPoint& p = r.points[j];
+        p.index = static_cast<std::size_t>(x[0]);
+        p.theta = x[1];
+        p.gamma_pre = {x[2], x[3]};
+        p.gamma_post = {x[4], x[5]};
+        p.cone = static_cast<laws::Cone>(static_cast<int>(x[6]));
+        p.events = static_cast<std::size_t>(x[7]);
+        p.accuracy = x[8];
+        for (std::size_t l = 0; l < r.laws.size(); ++l) {
+            r.laws[l].gamma_post[j] = {x[9 + 3 * l], x[10 + 3 * l]};
+            r.laws[l].error[j] = x[11 + 3 * l];
+        }
+    }
+    return r;
 }
 
 /// The n-body options from the three-rod ones the flags filled.
@@ -202,7 +236,11 @@ int run_sweep(const std::vector<std::string>& args) {
     if (!loaded) return exit_bad_input;
     Case& c = *loaded;
     options.solver = c.solver;
-    if (c.chain.size() > 3) return run_cone_sweep(c, options, seed, vm, visible);
+    if (c.chain.size() > 3) {
+        if (mpi::size() > 1)
+            return usage_error("sweep", "mpirun: the sweep of four and more rods runs in one process (use --threads, or --shard)");
+        return run_cone_sweep(c, options, seed, vm, visible);
+    }
     try {
         check_sweep_chain(c.chain);
         validate(options);
@@ -210,17 +248,46 @@ int run_sweep(const std::vector<std::string>& args) {
         return usage_error("sweep", flag_error(e, visible));
     }
 
+    if (mpi::size() > 1) {  // mpirun: the ranks are the shards
+        try {
+            if (vm.count("shard")) throw InvalidInput("shard", "under mpirun the ranks are the shards; give one or the other");
+            options.shard = {static_cast<std::size_t>(mpi::rank()) + 1, static_cast<std::size_t>(mpi::size())};
+            if (!vm.count("threads")) options.threads = 1;  // one rank per core
+            validate(options);
+        } catch (const InvalidInput& e) {
+            return usage_error("sweep", flag_error(e, visible));
+        }
+    }
+
     ProgressReporter progress("sweep");
     options.progress = [&progress](std::size_t done, std::size_t total) { progress.report(done, total); };
     std::optional<SweepResult> result;
+    std::string failure;  // under MPI: this rank's error, for rank 0 to report
     try {
         result = sweep(c.title, c.chain, options);
     } catch (const UnsupportedMethod& e) {
         return usage_error("sweep", e.what());
     } catch (const InvalidResolution& e) {  // a grid over the limits, refused before it is built
         return usage_error("sweep", e.what());
+    } catch (const std::exception& e) {
+        if (mpi::size() == 1) throw;
+        failure = e.what();
     }
     progress.finish();
+    if (mpi::size() > 1) {  // rank 0 joins the ranks' shards into the one sweep
+        const std::vector<std::string> parts = mpi::gather(failure.empty() ? "ok" + pack_points(*result) : "error" + failure);
+        if (mpi::rank() != 0) return failure.empty() ? exit_ok : exit_failure;
+        std::vector<SweepResult> shards;
+        for (std::size_t r = 0; r < parts.size(); ++r) {
+            if (parts[r].starts_with("error")) {
+                fmt::print(stderr, "rodcollide sweep: rank {}: {}\n", r, parts[r].substr(5));
+                return exit_failure;
+            }
+            shards.push_back(r == 0 ? *result : unpack_points(*result, {r + 1, parts.size()}, parts[r].substr(2)));
+        }
+        result = merge_sweeps(std::move(shards), options.linear_tolerance);
+        options.shard = Shard{};
+    }
     if (vm.count("export-law")) {  // three rods: the printed sweep stays as it is; the law comes from a cone sweep
         ConeSweepOptions cone = cone_options(options, seed);
         cone.properties = false;

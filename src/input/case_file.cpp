@@ -8,6 +8,7 @@
 #include "rodcollide/solver_option_table.hpp"
 
 #include "input/case_file_ends.hpp"
+#include "input/case_file_ensemble.hpp"
 #include "input/toml_input.hpp"
 
 #include <fmt/format.h>
@@ -132,7 +133,9 @@ public:
         SolverOptions options = solver(top);
         Chain built = chain(std::move(rod_list), std::move(ends), top, given_defaults);
         std::vector<Gauge> gauges = case_file::read_gauges(*this, top, built);
-        return Case{std::move(name), file(), std::move(built), options, std::move(gauges), dimensionless};
+        std::optional<EnsembleSpec> ensemble = case_file::read_ensemble(*this, top, built);
+        return Case{std::move(name), file(), std::move(built), options, std::move(gauges), dimensionless,
+                    std::move(ensemble)};
     }
 
 private:
@@ -319,6 +322,21 @@ Case load_case(const std::filesystem::path& path) {
 Case parse_case(const std::string& toml_text, const std::string& name) {
     try {
         return CaseReader(name).read(toml_text);
+    } catch (InputError& e) {
+        throw CaseError(std::move(e));
+    }
+}
+
+Perturbation parse_perturbation(const std::string& keys, const std::string& name) {
+    try {
+        const toml_input::Reader reader(name);
+        if (keys.find_first_of("\n\r") != std::string::npos)
+            reader.fail(1, "perturb", "must be one line of keys: key = \"velocity\", relative = 0.01");
+        const toml::value root = reader.parse("perturb = {" + keys + "}\n");
+        static constexpr std::string_view only[] = {"perturb"};
+        reader.reject_unknown_keys(reader.table(root, ""), only, "");
+        const toml::value* v = find(reader.table(root, ""), "perturb");
+        return case_file::read_perturbation(reader, *v, "perturb");
     } catch (InputError& e) {
         throw CaseError(std::move(e));
     }

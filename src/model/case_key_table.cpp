@@ -67,6 +67,8 @@ constexpr std::array table = {
                 "prescribed force or velocity histories at free ends"},
     CaseKeySpec{T::top_level, "gauge", K::tables, "", false, none, "", any_string,
                 "stations whose histories run --gauges and run --json report"},
+    CaseKeySpec{T::top_level, "ensemble", K::table, "", false, none, "", any_string,
+                "an ensemble's size, seed and perturbations, for rodcollide ensemble"},
     CaseKeySpec{T::top_level, "units", K::string, "", false, [] { return quoted(unit_systems[0]); }, "",
                 unit_systems, "the unit system pictures label: SI, or dimensionless (any consistent system)"},
 
@@ -123,9 +125,32 @@ constexpr std::array table = {
     CaseKeySpec{T::gauge, "name", K::string, "", false,
                 [] { return fmt::format("\"{}\", \"{}\", …", default_gauge_name(0), default_gauge_name(1)); }, "",
                 any_string, "the column and JSON name of its signals"},
+
+    // [ensemble] and [[ensemble.perturb]] (ensemble_spec.hpp).
+    CaseKeySpec{T::ensemble, "members", K::integer, "", false, [] { return short_number(EnsembleSpec{}.members); },
+                "1 to 1,000,000", any_string, "the number of members (--members overrides)"},
+    CaseKeySpec{T::ensemble, "seed", K::integer, "", false, [] { return short_number(EnsembleSpec{}.seed); }, "≥ 0",
+                any_string, "member k's draws depend only on (seed, k) (--seed overrides)"},
+    CaseKeySpec{T::ensemble, "perturb", K::tables, "", false, none, "", any_string,
+                "the perturbed rod numbers, one [[ensemble.perturb]] table each"},
+    CaseKeySpec{T::perturb, "key", K::string, "", true, required, "", perturbable_key_names,
+                "the [[rod]] number drawn at random"},
+    CaseKeySpec{T::perturb, "rods", K::integers, "", false,
+                [] { return std::string("every rod (gap: every rod but the first)"); }, "rod indices, from 0",
+                any_string, "the rods it applies to"},
+    CaseKeySpec{T::perturb, "relative", K::number, "", false, none, "finite, ≥ 0", any_string,
+                "the spread as a fraction of each rod's nominal value (give relative or absolute)"},
+    CaseKeySpec{T::perturb, "absolute", K::number, "", false, none, "finite, ≥ 0", any_string,
+                "the spread in the key's units (give relative or absolute)"},
+    CaseKeySpec{T::perturb, "distribution", K::string, "", false,
+                [] { return quoted(to_string(Perturbation{}.distribution)); }, "", distribution_names,
+                "uniform: half-width = spread; normal: standard deviation = spread, truncated at 4"},
+    CaseKeySpec{T::perturb, "shared", K::boolean, "", false,
+                [] { return std::string(Perturbation{}.shared ? "true" : "false"); }, "", any_string,
+                "true: one draw moves all its rods together; false: each rod draws its own"},
 };
 
-constexpr CaseTable all_tables[] = {T::top_level, T::rod, T::segment, T::end, T::load, T::gauge};
+constexpr CaseTable all_tables[] = {T::top_level, T::rod, T::segment, T::end, T::load, T::gauge, T::ensemble, T::perturb};
 
 }  // namespace
 
@@ -137,6 +162,8 @@ std::string_view to_string(CaseTable t) {
         case T::end: return "end";
         case T::load: return "load";
         case T::gauge: return "gauge";
+        case T::ensemble: return "ensemble";
+        case T::perturb: return "ensemble.perturb";
     }
     return "?";
 }
@@ -149,6 +176,8 @@ std::string_view to_string(KeyType type) {
         case K::numbers: return "array of numbers";
         case K::table: return "table";
         case K::tables: return "array of tables";
+        case K::integers: return "array of integers";
+        case K::boolean: return "boolean";
     }
     return "?";
 }

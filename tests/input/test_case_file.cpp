@@ -316,11 +316,11 @@ TEST_CASE("unknown keys: the first in file order, with a suggestion", "[case_fil
           "max_memory");
     CHECK(error_of("\"a b\" = 1\n" + two_rods) ==
           "bad.toml:1: \"a b\": unknown key; expected one of: title, defaults, rod, solver, left, right, "
-          "load, gauge, units");
+          "load, gauge, ensemble, units");
     CHECK(error_of("zzz = 1\naaa = 2\n" + two_rods).starts_with("bad.toml:1: zzz: unknown key"));
     CHECK(error_of(std::string(100'000, 'k') + " = 1\n") ==
           "bad.toml:1: " + std::string(57, 'k') + "...: unknown key; expected one of: title, "
-          "defaults, rod, solver, left, right, load, gauge, units");
+          "defaults, rod, solver, left, right, load, gauge, ensemble, units");
     CHECK(error_of(two_rods + "[rod.extra]\nx = 1\n").starts_with(
         "bad.toml:9: rod[1].extra: unknown key"));
 }

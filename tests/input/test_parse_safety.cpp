@@ -62,7 +62,7 @@ TEST_CASE("nesting thousands deep is refused before the parser recurses", "[pars
         "bad.toml:3: y: arrays and inline tables nested more than 32 deep"));
     // 32 levels are fine for the scan (the reader then says what is wrong with the key).
     CHECK(error_of("x = " + repeat("[", 32) + repeat("]", 32) + "\n" + two_rods) ==
-          "bad.toml:1: x: unknown key; expected one of: title, defaults, rod, solver, left, right, load, gauge, units");
+          "bad.toml:1: x: unknown key; expected one of: title, defaults, rod, solver, left, right, load, gauge, ensemble, units");
 }
 
 TEST_CASE("dotted keys and headers of thousands of parts are refused", "[parse_safety]") {
@@ -70,14 +70,14 @@ TEST_CASE("dotted keys and headers of thousands of parts are refused", "[parse_s
         ": a key or table header of more than 32 dotted parts; at most 32 are read"));
     CHECK(error_of(two_rods + "[x" + repeat(".x", 5000) + "]\n").starts_with("bad.toml:9: "));
     // Dots inside quoted keys and in values are no parts.
-    CHECK(error_of("\"" + repeat("a.", 100) + "\" = 1.5\n" + two_rods).ends_with("unknown key; expected one of: title, defaults, rod, solver, left, right, load, gauge, units"));
+    CHECK(error_of("\"" + repeat("a.", 100) + "\" = 1.5\n" + two_rods).ends_with("unknown key; expected one of: title, defaults, rod, solver, left, right, load, gauge, ensemble, units"));
 }
 
 TEST_CASE("lines of many values are refused above the parse budget; thousands of numbers fit", "[parse_safety]") {
     std::string numbers;
     for (int i = 0; i < 4000; ++i) numbers += (i ? ", " : "") + std::to_string(0.123456789012345 * i);
     CHECK(error_of("x = [" + numbers + "]\n" + two_rods) ==
-          "bad.toml:1: x: unknown key; expected one of: title, defaults, rod, solver, left, right, load, gauge, units");
+          "bad.toml:1: x: unknown key; expected one of: title, defaults, rod, solver, left, right, load, gauge, ensemble, units");
     std::string many;
     for (int i = 0; i < 40000; ++i) many += (i ? ", " : "") + std::to_string(0.123456789012345 * i);
     CHECK(error_of(two_rods + "x = [" + many + "]\n").starts_with("bad.toml:9: rod.x: this line holds 40000 values in "));
@@ -85,7 +85,7 @@ TEST_CASE("lines of many values are refused above the parse budget; thousands of
     std::string lines;
     for (int i = 0; i < 40000; ++i) lines += std::to_string(0.123456789012345 * i) + ",\n";
     CHECK(error_of("x = [\n" + lines + "]\n" + two_rods) ==
-          "bad.toml:1: x: unknown key; expected one of: title, defaults, rod, solver, left, right, load, gauge, units");
+          "bad.toml:1: x: unknown key; expected one of: title, defaults, rod, solver, left, right, load, gauge, ensemble, units");
 }
 
 TEST_CASE("the rod count is refused from the headers, before the tables are built", "[parse_safety]") {
@@ -99,7 +99,7 @@ TEST_CASE("the rod count is refused from the headers, before the tables are buil
 TEST_CASE("a huge unknown key is reported shortened, in linear time", "[parse_safety]") {
     const std::string key(200'000, 'k');
     CHECK(error_of(key + " = 1\n" + two_rods) ==
-          "bad.toml:1: " + std::string(57, 'k') + "...: unknown key; expected one of: title, defaults, rod, solver, left, right, load, gauge, units");
+          "bad.toml:1: " + std::string(57, 'k') + "...: unknown key; expected one of: title, defaults, rod, solver, left, right, load, gauge, ensemble, units");
     CHECK(error_of(two_rods + "[solver]\n" + key + "x = 1\n").starts_with("bad.toml:10: solver." + std::string(57, 'k') + "..."));
     // Many unknown keys: the first in file order is found without counting lines for each.
     std::string keys;

@@ -73,6 +73,19 @@ fall = 0.25
 rod = 0
 x = 0.5
 name = "middle"
+[ensemble]
+members = 10
+seed = 3
+[[ensemble.perturb]]
+key = "velocity"
+rods = [0]
+relative = 0.01
+distribution = "normal"
+shared = false
+[[ensemble.perturb]]
+key = "length"
+rods = [0]
+absolute = 0.1
 )";
 const std::string pointwise = "[[rod]]\nlength = 1.0\narea = 1.0\ndensity = 1.0\nyoungs_modulus = 1.0\n"
                               "[[load]]\nend = \"right\"\nquantity = \"velocity\"\ntime = [0.0, 1.0]\nvalue = [0.0, -1.0]\n";
@@ -86,6 +99,8 @@ CaseTable table_of_header(std::string_view header) {
     if (header == "[left]" || header == "[right]") return CaseTable::end;
     if (header == "[[load]]") return CaseTable::load;
     if (header == "[[gauge]]") return CaseTable::gauge;
+    if (header == "[ensemble]") return CaseTable::ensemble;
+    if (header == "[[ensemble.perturb]]") return CaseTable::perturb;
     return CaseTable::top_level;  // "" and [solver], whose keys are another table's
 }
 
@@ -100,6 +115,7 @@ std::set<std::pair<CaseTable, std::string>> keys_written(const std::string& text
             header = line;
             const std::string name = line.substr(line.find_first_not_of('['), line.find(']') - line.find_first_not_of('['));
             if (name == "rod.segment") keys.insert({CaseTable::rod, "segment"});
+            else if (name == "ensemble.perturb") keys.insert({CaseTable::ensemble, "perturb"});
             else keys.insert({CaseTable::top_level, name});
             continue;
         }
@@ -164,7 +180,8 @@ struct DocRow {
 };
 
 /// The rows of docs/case_file.md's key tables, by (table, key): "Top level", "[[rod]] (and
-/// [defaults])" and the table of "Ends, loads, segments and gauges" (its Table column says which).
+/// [defaults])" and the tables of "Ends, loads, segments and gauges" and "Ensembles" (their Table
+/// column says which).
 std::map<std::pair<CaseTable, std::string>, DocRow> documented_keys() {
     std::ifstream in(std::string(RODCOLLIDE_SOURCE_DIR) + "/docs/case_file.md");
     REQUIRE(in);
@@ -183,7 +200,7 @@ std::map<std::pair<CaseTable, std::string>, DocRow> documented_keys() {
             continue;
         }
         if (line.starts_with("| ---")) continue;
-        const bool ends = section == "Ends, loads, segments and gauges";
+        const bool ends = section == "Ends, loads, segments and gauges" || section == "Ensembles";
         if (section != "Top level" && section != "[[rod]] (and [defaults])" && !ends) continue;
         DocRow row;
         const std::vector<std::string> values = cells(line);
@@ -221,7 +238,7 @@ TEST_CASE("key table: keys are unique per table and every row is complete", "[ca
         CHECK((row.segment_field != nullptr) == (row.table == CaseTable::segment));
         CHECK((row.type == KeyType::string || row.choices.empty()));
         CHECK((row.range.empty() || row.type == KeyType::number || row.type == KeyType::numbers ||
-               row.type == KeyType::integer));
+               row.type == KeyType::integer || row.type == KeyType::integers));
     }
     CHECK(find_case_key(CaseTable::rod, "no_such_key") == nullptr);
     CHECK(std::vector<std::string_view>(defaults_keys().begin(), defaults_keys().end()) ==
@@ -240,6 +257,9 @@ TEST_CASE("key table: the choices are the model's names", "[case_keys]") {
           std::vector{to_string(LoadQuantity::force), to_string(LoadQuantity::velocity)});
     CHECK(names(CaseTable::load, "shape") ==
           std::vector<std::string_view>(std::begin(load_shape_names), std::end(load_shape_names)));
+    CHECK(names(CaseTable::perturb, "key") == std::vector<std::string_view>(defaults_keys().begin(), defaults_keys().end()));
+    CHECK(names(CaseTable::perturb, "distribution") ==
+          std::vector<std::string_view>(std::begin(distribution_names), std::end(distribution_names)));
 }
 
 TEST_CASE("key table: the reader fills an omitted key with the default the table shows", "[case_keys]") {
@@ -276,9 +296,10 @@ TEST_CASE("key table: the reader accepts every key, and no other", "[case_keys]"
     // An unknown key in each table is refused with the table's keys (and only those) as the choices.
     const std::pair<std::string, std::string> sections[] = {
         {"", "title"}, {"[[rod]]", "rod[0]"}, {"[[rod.segment]]", "rod[1].segment[0]"},
-        {"[right]", "right"}, {"[[load]]", "load[0]"}, {"[[gauge]]", "gauge[0]"}};
-    const CaseTable tables[] = {CaseTable::top_level, CaseTable::rod, CaseTable::segment,
-                                CaseTable::end, CaseTable::load, CaseTable::gauge};
+        {"[right]", "right"}, {"[[load]]", "load[0]"}, {"[[gauge]]", "gauge[0]"},
+        {"[ensemble]", "ensemble"}, {"[[ensemble.perturb]]", "ensemble.perturb[0]"}};
+    const CaseTable tables[] = {CaseTable::top_level, CaseTable::rod, CaseTable::segment, CaseTable::end,
+                                CaseTable::load, CaseTable::gauge, CaseTable::ensemble, CaseTable::perturb};
     for (std::size_t k = 0; k < std::size(tables); ++k) {
         const auto& [header, prefix] = sections[k];
         std::string text = shaped;
