@@ -44,10 +44,12 @@ inline constexpr double default_accuracy = 1e-6;
 inline constexpr double default_finite_difference_accuracy = 1e-3;
 /// SolverOptions::max_memory by default [MB].
 inline constexpr std::size_t default_max_memory = 256;
-/// Resident memory a stored front takes [bytes]: 16 bytes of time and value, and the rings'
-/// spare capacity and the process around them (about 40 bytes each were measured at the cap of
-/// 8e6 fronts, docs/physics.md §5.1). The exact solver's memory budget is max_memory / this.
-inline constexpr std::size_t resident_bytes_per_front = 40;
+/// Resident memory a stored front takes [bytes]: 16 bytes of time and value, a ring's spare
+/// capacity (up to 4x its pieces, wave_field.hpp) and the blocks its reallocations leave behind:
+/// 134 bytes per front were measured (peak resident set over peak stored fronts) on a 20-rod
+/// chain of mixed sections storing 2.1e6 fronts (docs/physics.md §5.1). The exact solver's memory
+/// budget is max_memory / this.
+inline constexpr std::size_t resident_bytes_per_front = 160;
 
 struct SolverOptions {
     Method method = Method::characteristics;

@@ -134,6 +134,18 @@ SecondRun check_rounding(const Chain& chain, const SolverOptions& options, Chara
     }
 }
 
+/// The velocity error that the energy merging removed reveals [m/s]: a relative velocity error a
+/// moves energies by about 2a of their scale (outcome_check.cpp), so removing a fraction d of the
+/// energy scale goes with errors of about d/2 of V; d V is stated (a factor 2 of margin). Merged
+/// runs at resolutions delta and 2 delta can agree to rounding while both are off (a 10-rod chain
+/// of mixed sections at max_memory = 1 MB: identical at 0.125 and 0.25, 5.6e-3 V from the unmerged
+/// run, 9.8e-3 of its energy removed): the pair cannot see pieces shorter than both resolutions,
+/// the energy they took can (docs/physics.md §5.1). 0 when nothing was merged.
+double merged_energy_error(const Outcome& o, double scale) {
+    if (o.stats.merged_fronts == 0 || !(o.energy.dropped > 0) || !(o.energy.scale() > 0)) return 0;
+    return o.energy.dropped / o.energy.scale() * scale;
+}
+
 /// One solve at options.time_resolution (which is set): the run, and its estimate from a coarser
 /// run or the rounding check (the file's comment). `second` says how the estimate's run ended.
 CharacteristicsSolution solve_at_resolution(const Chain& chain, const SolverOptions& options, SecondRun& second) {
@@ -153,7 +165,8 @@ CharacteristicsSolution solve_at_resolution(const Chain& chain, const SolverOpti
     o.velocity_error_kind = Outcome::ErrorKind::estimate;
     try {
         const Outcome c = track_fronts(chain, coarse).outcome;
-        o.velocity_error_bound = two_run_estimate(o, c, merge_index, characteristics_rounding * scale);
+        o.velocity_error_bound =
+            std::max(two_run_estimate(o, c, merge_index, characteristics_rounding * scale), merged_energy_error(o, scale));
         o.stats.estimate_events = c.stats.events;
     } catch (const SolverLimitExceeded& e) {
         o.velocity_error_bound = std::numeric_limits<double>::infinity();
@@ -338,8 +351,9 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
         const double carried_first = levels.back().velocity_error_bound *
                                      std::pow(delta / deltas.back(), merge_index.order);
         fine.velocity_error_kind = Outcome::ErrorKind::estimate;
-        fine.velocity_error_bound = std::max(
-            carried_first, run_sequence_estimate(runs, merge_index.order, merge_index.safety, characteristics_rounding * scale));
+        fine.velocity_error_bound =
+            std::max({carried_first, merged_energy_error(fine, scale),
+                      run_sequence_estimate(runs, merge_index.order, merge_index.safety, characteristics_rounding * scale)});
         fine.stats.estimate_events = levels.front().stats.events;
         fine.accuracy = std::max(characteristics_accuracy(options), fine.velocity_error_bound / scale);
     }
