@@ -337,7 +337,7 @@ FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const Solve
                     : std::string()));
     }
     AccuracyReport& r = o.accuracy_report;
-    r.target = target / scale;
+    r.target = accuracy_target(options);  // relative already: target / scale is 0/0 when nothing moves
     if (fine.exact()) {
         r.status = AccuracyStatus::exact;
         r.statement = "exact to rounding (Courant 1, every event on a grid time)";
