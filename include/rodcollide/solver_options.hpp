@@ -79,7 +79,8 @@ struct SolverOptions {
     std::optional<double> accuracy;
     /// Characteristics, with time_resolution not set: memory budget [MB] of the stored fronts
     /// (resident_bytes_per_front each). Fronts are tracked without merging while they fit in half
-    /// of it; beyond, they are merged at a resolution for which they fit in all of it.
+    /// of it; beyond, they are merged at a resolution for which they fit in all of it. Fronts
+    /// kept for diagrams, fields or gauges (keep_history; 16 bytes each) are capped by max_fronts.
     /// From 1 to largest_max_memory.
     std::size_t max_memory = default_max_memory;
     /// Characteristics, set by hand: fronts closer in arrival time than time_resolution x the

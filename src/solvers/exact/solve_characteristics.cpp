@@ -272,22 +272,36 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
     const std::size_t budget = front_budget(options);
     const double finest = std::min(finest_resolution(chain, budget), largest_time_resolution);
     SolverOptions o = options;
-    o.max_fronts = budget;
+    // Fronts kept for a diagram or gauges (keep_history) are never merged and cost a StepFunction
+    // piece each (16 bytes), not the resident_bytes_per_front of fronts being tracked: such a run
+    // tracks exactly up to half the budget as any other, but keeps max_fronts as its cap, as before
+    // accuracy drove the resolution (a vibrating chain with a gauge to end_time = 10 s holds 2.4 M,
+    // cases/ends/stepped_striker_wall.toml, tests/solvers/exact/test_accuracy_budget.cpp).
+    o.max_fronts = options.keep_history ? options.max_fronts : budget;
     o.exact_fronts = budget / 2;
     o.time_resolution = std::clamp(default_time_resolution, finest, largest_time_resolution);
-    const bool capped_by_fronts = budget == options.max_fronts;
+    const bool capped_by_fronts = o.max_fronts == options.max_fronts;
     const auto out_of_memory = [&](const FrontLimitExceeded& e) {
         return SolverLimitExceeded(fmt::format(
             "characteristics solver: the stored fronts outgrew the memory budget at t = {:g}: {} fronts of {} bytes "
             "(max_memory = {} MB{}) even merged at time_resolution = {:g}; raise [solver] max_memory (--max-memory){}, "
             "set time_resolution by hand, or set [solver] end_time",
-            e.time, budget, resident_bytes_per_front, options.max_memory,
+            e.time, o.max_fronts, resident_bytes_per_front, options.max_memory,
             capped_by_fronts ? fmt::format(", max_fronts = {}", options.max_fronts) : "", *o.time_resolution,
             capped_by_fronts ? " and max_fronts (--max-fronts)" : ""));
     };
     SecondRun second;
     CharacteristicsSolution s = [&] {
         try {
+            return solve_at_resolution(chain, o, second);
+        } catch (const FrontLimitExceeded&) {
+            // Fronts kept for a diagram (keep_history) are never merged, so tracking exactly up to
+            // half the budget can leave too little room; merge from the start, as before accuracy
+            // drove the resolution (a vibrating chain to end_time = 10 s, python/tests/test_gil.py).
+        }
+        try {
+            o.exact_fronts = SolverOptions{}.exact_fronts;
+            second = SecondRun{};
             return solve_at_resolution(chain, o, second);
         } catch (const FrontLimitExceeded& e) {
             throw out_of_memory(e);

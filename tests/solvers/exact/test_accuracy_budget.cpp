@@ -6,6 +6,8 @@
 #include "conservation.hpp"
 #include "run_cli.hpp"
 #include "solvers/exact/characteristics.hpp"
+#include "rodcollide/case_file.hpp"
+#include "rodcollide/solve.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -48,6 +50,11 @@ std::string case_file(const Chain& chain, const std::string& name, const std::st
     const auto path = std::filesystem::temp_directory_path() / ("rodcollide_accuracy_" + name + ".toml");
     std::ofstream(path) << text;
     return path.string();
+}
+
+/// Fronts the default memory budget holds.
+std::size_t front_budget_default() {
+    return static_cast<std::size_t>(static_cast<double>(SolverOptions{}.max_memory) * 1e6 / resident_bytes_per_front);
 }
 
 /// Only the outcome, as solve() and `rodcollide run` have it.
@@ -235,4 +242,30 @@ TEST_CASE("accuracy and max_memory refuse bad values with one line naming them",
     const auto r = run_cli(fmt::format("run '{}'", path));
     CHECK(r.status == 2);
     CHECK_THAT(r.err, Catch::Contains(":3: solver.accuracy: must be in [1e-10, 0.1], got 0.5"));
+}
+
+TEST_CASE("fronts kept for gauges are capped by max_fronts, not the memory budget, and change no outcome",
+          "[characteristics][accuracy]") {
+    // A stepped striker and a bar against a stop vibrate for ever; its gauges keep the history of
+    // every reflection to end_time = 10 s. Counted against the 1.6 M fronts of the default memory
+    // budget, that history stopped `run --json --end-time 10` at t = 6.58 (and hung python's
+    // test_gil, which waits for the run); history pieces cost 16 bytes, not the 160 of a front being
+    // tracked, and max_fronts (8 M) bounds them as it did before accuracy drove the resolution.
+    const Case c = load_case(std::filesystem::path(RODCOLLIDE_SOURCE_DIR) / "cases" / "ends" / "stepped_striker_wall.toml");
+    REQUIRE_FALSE(c.gauges.empty());
+    SolverOptions o = c.solver;
+    o.end_time = 10.0;
+    const SolutionWithGauges with_gauges = solve_with_gauges(c.chain, o, c.gauges, 100);
+    CHECK(with_gauges.outcome.stats.peak_stored_fronts > front_budget_default());
+    CHECK(with_gauges.outcome.stats.peak_stored_fronts <= o.max_fronts);
+    // M(u+ - u-) = W Lambda, the wall's impulse included, to the self-check's rounding tolerance:
+    // 1e6 event groups (measured 3.8e-12).
+    CHECK(with_gauges.outcome.impact_equation_residual() < 1e-10);
+    CHECK(with_gauges.outcome.stats.merged_fronts == 0);  // its 2.4 M fronts are history: nothing in flight to merge
+    // The same motion read at the settling time: the striker leaves, the bar's momentum stays.
+    const Outcome settled = solve(c.chain, c.solver);
+    CHECK(largest_difference(with_gauges.outcome, settled) < 1e-9);
+    const auto cli = rodcollide::testing::run_cli("run cases/ends/stepped_striker_wall.toml --end-time 10 --json");
+    CHECK(cli.status == 0);
+    CHECK(cli.err.find("memory budget") == std::string::npos);
 }
