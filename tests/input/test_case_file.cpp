@@ -1,6 +1,7 @@
 // Case files (docs/case_file.md): every example in cases/ loads with the values its
 // comments describe, and every kind of bad input gives exactly one line "FILE:LINE: KEY: message"
 // naming the file, the offending key's line and the key path.
+#include "file_text.hpp"
 #include "rodcollide/case_file.hpp"
 
 #include <catch2/catch.hpp>
@@ -19,17 +20,11 @@
 
 using namespace rodcollide;
 namespace fs = std::filesystem;
+using rodcollide::testing::file_text;
 
 namespace {
 
 const fs::path cases_dir = fs::path(RODCOLLIDE_SOURCE_DIR) / "cases";
-
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 /// A valid two-rod case; line 6 is the first [[rod]], line 8 the second.
 const std::string two_rods =
@@ -90,7 +85,7 @@ struct TempPath {
 // ---- The examples ---------------------------------------------------------------------------
 
 TEST_CASE("every example in cases/ loads, documents its outcome and is listed", "[case_file]") {
-    const std::string readme = read_text(cases_dir / "README.md");
+    const std::string readme = file_text(cases_dir / "README.md");
     std::set<std::string> names;
     for (const auto& entry : fs::directory_iterator(cases_dir)) {
         if (entry.path().extension() != ".toml") continue;
@@ -101,7 +96,7 @@ TEST_CASE("every example in cases/ loads, documents its outcome and is listed", 
         CHECK(c.path == entry.path());
         CHECK(c.chain.size() >= 2);
         CHECK_FALSE(c.title.empty());
-        const std::string text = read_text(entry.path());
+        const std::string text = file_text(entry.path());
         CHECK(text.starts_with("# "));
         CHECK(text.find("Expected outcome") < text.find("\n\n[") );
         CHECK(text.find("Units:") < text.find("\n\n["));
@@ -519,7 +514,7 @@ TEST_CASE("an unreadable file", "[case_file]") {
 
 TEST_CASE("a temporary file round trip and an empty file", "[case_file]") {
     const TempPath file("good.toml");
-    file.write(read_text(cases_dir / "seed000_three_rods.toml"));
+    file.write(file_text(cases_dir / "seed000_three_rods.toml"));
     const Case c = load_case(file.path);
     CHECK(c.chain.initial_velocities() == Eigen::Vector3d(2, 0, -1));
     const TempPath empty("empty.toml");
@@ -534,7 +529,7 @@ TEST_CASE("any damaged example gives a CaseError line or a valid case, never any
     // Every prefix of every example, and every example with one byte removed.
     for (const auto& entry : fs::directory_iterator(cases_dir)) {
         if (entry.path().extension() != ".toml") continue;
-        const std::string text = read_text(entry.path());
+        const std::string text = file_text(entry.path());
         const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
         std::size_t errors = 0;
         auto check = [&](const std::string& damaged) {
