@@ -9,6 +9,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <vector>
+
 
 using namespace rodcollide;
 
@@ -99,5 +102,46 @@ void BM_EventGroup_MixedGapsCut(benchmark::State& state) {
     time_event_groups(state, testing::scaling_chain(testing::ScalingFamily::mixed_gaps, 30, 1), o);
 }
 BENCHMARK(BM_EventGroup_MixedGapsCut)->Unit(benchmark::kMillisecond);
+
+
+// ---- Cost of a contact closing (issue 25, item 5) ----------------------------------------------
+// CPU time per contact closing on steel chains with gaps (the equal-gaps family, seeds 1-3 summed)
+// as chains grow: the target is flat within 2x from 20 to 100 rods. Two horizons: an early one
+// (end_time = 0.03 s, the chain's first collisions; 100 rods reach about 4e3 closings) and the
+// run to settling or t = 1e4 s (the late phase, long free flights between closings; 100 rods take
+// minutes there and are left out). Run (medians of repetitions):
+//   build/rodcollide_bench --benchmark_filter=PerClosing --benchmark_repetitions=5
+//   --benchmark_report_aggregates_only=true
+
+void time_closings(benchmark::State& state, double end_time) {
+    const auto rods = static_cast<std::size_t>(state.range(0));
+    std::vector<Chain> chains;
+    for (unsigned seed = 1; seed <= 3; ++seed) chains.push_back(testing::scaling_chain(testing::ScalingFamily::equal_gaps, rods, seed));
+    SolverOptions options;
+    options.rounding_check = false;  // its second run repeats the solve: the cost of the closings themselves
+    options.end_time = end_time;
+    std::size_t closings = 0, events = 0;
+    for (auto _ : state) {
+        closings = events = 0;
+        for (const Chain& chain : chains) {
+            const Outcome o = solve(chain, options);
+            closings += static_cast<std::size_t>(std::ranges::count_if(
+                o.contact_events, [](const ContactEvent& e) { return e.kind == ContactEvent::Kind::closing; }));
+            events += o.stats.events;
+            benchmark::DoNotOptimize(o);
+        }
+    }
+    state.counters["closings"] = static_cast<double>(closings);
+    state.counters["groups_per_closing"] = static_cast<double>(events) / static_cast<double>(closings);
+    // CPU time per iteration / closings, in seconds ("25u" is 25 microseconds).
+    state.counters["per_closing"] = benchmark::Counter(
+        static_cast<double>(closings), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void BM_PerClosing_EarlyEqualGaps(benchmark::State& state) { time_closings(state, 0.03); }
+BENCHMARK(BM_PerClosing_EarlyEqualGaps)->Arg(20)->Arg(40)->Arg(60)->Arg(100)->Unit(benchmark::kMillisecond);
+
+void BM_PerClosing_SettlingEqualGaps(benchmark::State& state) { time_closings(state, 1e4); }
+BENCHMARK(BM_PerClosing_SettlingEqualGaps)->Arg(20)->Arg(40)->Arg(60)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -118,6 +118,41 @@ struct SolverStats {
     bool velocity_error_target_met = true;
 };
 
+/// What a solve reached against the accuracy asked for (SolverOptions::accuracy), and why it
+/// stopped there (docs/physics.md §5.1, docs/finite_difference.md).
+enum class AccuracyStatus {
+    exact,                ///< nothing approximated, rounding checked: exact to rounding
+    met,                  ///< the error estimate meets the target
+    front_proliferation,  ///< characteristics: meeting it needs more fronts than max_memory holds
+    chaotic,              ///< rounding alone (or a rerun that never settles) moves the outcome beyond it
+    event_budget,         ///< refining stopped at max_events
+    work_budget,          ///< finite differences: the grid that would meet it exceeds the work limit
+    resolution_set,       ///< time_resolution or cells set by hand, and the estimate misses it
+    no_estimate,          ///< no estimate could be made (its second run stopped): see the warnings
+};
+
+/// "exact", "met", "front_proliferation", "chaotic", "event_budget", "work_budget",
+/// "resolution_set", "no_estimate" (JSON "accuracy_report.status").
+std::string to_string(AccuracyStatus s);
+
+struct AccuracyReport {
+    double target = 0;  ///< SolverOptions::accuracy, relative to the velocity scale [-]
+    AccuracyStatus status = AccuracyStatus::exact;
+    /// One line: what was reached and why the solver stopped there ("front proliferation: 3e-3 V
+    /// reached; 1e-6 V would need about 4e9 fronts (160 GB, max_memory 256 MB)").
+    std::string statement;
+    /// Characteristics: the time resolution of the run reported (0: nothing merged) and, for
+    /// front_proliferation, about how many stored fronts the target would need.
+    double time_resolution = 0;
+    double fronts_needed = 0;
+    /// Characteristics without time_resolution set: the memory budget [bytes] and the process's
+    /// peak resident memory [bytes] as measured when fronts had to be merged (0: not read).
+    std::size_t memory_budget = 0;
+    std::size_t peak_resident_memory = 0;
+    /// Whether the outcome meets the target.
+    bool met() const { return status == AccuracyStatus::exact || status == AccuracyStatus::met; }
+};
+
 struct Outcome {
     Method method = Method::characteristics;
     std::vector<RodOutcome> rods;
@@ -154,6 +189,8 @@ struct Outcome {
     /// (error_estimate.hpp). JSON "velocity_error_kind": "bound" or "estimate".
     enum class ErrorKind { bound, estimate };
     ErrorKind velocity_error_kind = ErrorKind::bound;
+    /// The accuracy asked for, what was reached and why the solver stopped (JSON "accuracy_report").
+    AccuracyReport accuracy_report;
     SolverStats stats;
     std::vector<std::string> warnings;
     /// Contact closings and openings in the order the solver decided them (characteristics only;

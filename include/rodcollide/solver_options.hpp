@@ -32,8 +32,24 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-/// SolverOptions::time_resolution by default (docs/physics.md §5.1 says how it was chosen).
+/// The first time resolution the exact solver tries when its fronts outgrow the memory budget and
+/// time_resolution is not set (docs/physics.md §5.1 says how it was chosen); it was the default
+/// time_resolution before the accuracy drove it.
 inline constexpr double default_time_resolution = 0.02;
+
+/// SolverOptions::accuracy of the exact solver by default: final velocities within 1e-6 of the
+/// velocity scale.
+inline constexpr double default_accuracy = 1e-6;
+/// SolverOptions::accuracy of finite differences by default (docs/finite_difference.md).
+inline constexpr double default_finite_difference_accuracy = 1e-3;
+/// SolverOptions::max_memory by default [MB].
+inline constexpr std::size_t default_max_memory = 256;
+/// Resident memory a stored front takes [bytes]: 16 bytes of time and value, a ring's spare
+/// capacity (up to 4x its pieces, wave_field.hpp) and the blocks its reallocations leave behind:
+/// 134 bytes per front were measured (peak resident set over peak stored fronts) on a 20-rod
+/// chain of mixed sections storing 2.1e6 fronts (docs/physics.md §5.1). The exact solver's memory
+/// budget is max_memory / this.
+inline constexpr std::size_t resident_bytes_per_front = 160;
 
 struct SolverOptions {
     Method method = Method::characteristics;
@@ -51,15 +67,33 @@ struct SolverOptions {
     /// new front; the energy this changes is accounted for and reported (Outcome::energy.dropped).
     /// At most largest_drop_tolerance.
     double drop_tolerance = 1e-12;
-    /// Characteristics: fronts closer in arrival time than time_resolution x the shortest transit
-    /// time are merged (the shorter piece into the one before it, at their mean value: momentum
-    /// exact, the energy this removes reported in Outcome::energy.dropped), so an element stores
-    /// at most about T / (time_resolution T_min) fronts (docs/physics.md §5.1). 0: exact, no
-    /// merging. At most largest_time_resolution.
-    double time_resolution = default_time_resolution;
-    /// Characteristics: merging starts only once more than this many fronts are stored, so a
-    /// chain whose fronts fit stays exact at any time_resolution (16,384 fronts, 256 kB, by default;
-    /// docs/physics.md §5.1). C++ API only; 0 merges from the start.
+    /// What the outcome should meet, relative to the velocity scale V: the final velocities within
+    /// accuracy x V of the exact ones. The exact solver, when its fronts outgrow max_memory and
+    /// time_resolution is not set, merges at the coarsest time resolution whose error estimate
+    /// meets it and refines until it does or a budget is spent; finite differences refine their
+    /// grid until their estimate meets it within the work limit (unless cells is set). Either
+    /// states in the outcome what it reached and why it stopped (Outcome::accuracy_report).
+    /// In [smallest_accuracy, largest_accuracy]. Not set: default_accuracy for the exact solver,
+    /// finite_difference_accuracy (1e-3, finite_difference.hpp) for finite differences, whose
+    /// grids reach 1e-6 within their work limit only on the exact grid (accuracy_target()).
+    std::optional<double> accuracy;
+    /// Characteristics, with time_resolution not set: memory budget [MB] of the stored fronts
+    /// (resident_bytes_per_front each). Fronts are tracked without merging while they fit in half
+    /// of it; beyond, they are merged at a resolution for which they fit in all of it. Fronts
+    /// kept for diagrams, fields or gauges (keep_history; 16 bytes each) are capped by max_fronts.
+    /// From 1 to largest_max_memory.
+    std::size_t max_memory = default_max_memory;
+    /// Characteristics, set by hand: fronts closer in arrival time than time_resolution x the
+    /// shortest transit time are merged once more than exact_fronts are stored (the shorter piece
+    /// into the one before it, at their mean value: momentum exact, the energy this removes
+    /// reported in Outcome::energy.dropped), so an element stores at most about
+    /// T / (time_resolution T_min) fronts (docs/physics.md §5.1). 0: exact, no merging. At most
+    /// largest_time_resolution. Not set (the default): chosen from accuracy and max_memory.
+    std::optional<double> time_resolution;
+    /// Characteristics, with time_resolution set: merging starts only once more than this many
+    /// fronts are stored, so a chain whose fronts fit stays exact at any time_resolution (16,384
+    /// fronts, 256 kB, by default; docs/physics.md §5.1). C++ API only; 0 merges from the start.
+    /// Without time_resolution the memory budget takes its place.
     std::size_t exact_fronts = 1 << 14;
     /// Characteristics: cap on processed event groups (bounded work): about a minute of one core
     /// at 100-200 ns per group (docs/scaling.md, "Scaling: long chains").
@@ -114,13 +148,23 @@ inline constexpr std::size_t largest_cells = 100'000'000;
 /// The outcome of a run with drop_tolerance d is accurate to 100 d relative to the velocity scale
 /// (Outcome::accuracy): beyond 0.01 that bound says nothing.
 inline constexpr double largest_drop_tolerance = 0.01;
+/// Range of accuracy: from the rounding the solvers state (conservation_rounding, outcome.hpp) to a
+/// tenth of the velocity scale, beyond which an estimate says nothing.
+inline constexpr double smallest_accuracy = 1e-10;
+inline constexpr double largest_accuracy = 0.1;
+/// Largest max_memory [MB]: 1 TB.
+inline constexpr std::size_t largest_max_memory = 1'000'000;
 /// Largest time_resolution: a quarter of the shortest transit time, so that the coarser run of the
 /// error estimate (2x, solve_characteristics.cpp) still resolves every rod.
 inline constexpr double largest_time_resolution = 0.25;
 
+/// The accuracy a solve aims at (SolverOptions::accuracy, or the method's default when not set).
+double accuracy_target(const SolverOptions& options);
+
 /// Checks every limit on the options: a known method; end_time and record_until finite and > 0;
-/// drop_tolerance in [0, largest_drop_tolerance]; time_resolution in [0, largest_time_resolution]; max_events, max_fronts and cells (unless 0, the default) from 1 to
-/// their largest value above. The case reader, the command line's solver flags and solve() all
+/// drop_tolerance in [0, largest_drop_tolerance]; time_resolution (if set) in [0, largest_time_resolution];
+/// accuracy in [smallest_accuracy, largest_accuracy]; max_events, max_fronts, max_memory and cells
+/// (unless 0, the default) from 1 to their largest value above. The case reader, the command line's solver flags and solve() all
 /// call it.
 /// @throws InvalidInput naming the first option refused by its case-file key ("end_time").
 void validate(const SolverOptions& options);

@@ -162,6 +162,8 @@ void bind_case(py::module_& m) {
         .def_readwrite("max_fronts", &SolverOptions::max_fronts)
         .def_readwrite("time_resolution", &SolverOptions::time_resolution)
         .def_readwrite("rounding_check", &SolverOptions::rounding_check)
+        .def_readwrite("accuracy", &SolverOptions::accuracy)
+        .def_readwrite("max_memory", &SolverOptions::max_memory)
         .def_property(
             "cells", [](const SolverOptions& o) { return unless_zero(o.cells); },
             [](SolverOptions& o, std::optional<std::size_t> n) { o.cells = n.value_or(0); })

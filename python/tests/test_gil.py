@@ -22,10 +22,14 @@ def test_other_threads_run_during_a_solve():
     result = {}
 
     def solve():
-        start = time.perf_counter()
-        result["outcome"] = rc.run(case, end_time=10.0)  # 1e6 event groups, ~0.3 s
-        result["seconds"] = time.perf_counter() - start
-        done.set()
+        try:  # a run that raises must end the wait below, not hang it (it is re-raised after)
+            start = time.perf_counter()
+            result["outcome"] = rc.run(case, end_time=10.0)  # 1e6 event groups, ~0.3 s
+            result["seconds"] = time.perf_counter() - start
+        except BaseException as e:
+            result["error"] = e
+        finally:
+            done.set()
 
     worker = threading.Thread(target=solve)
     ticks = [time.perf_counter()]
@@ -33,6 +37,8 @@ def test_other_threads_run_during_a_solve():
     while not done.is_set():  # pure Python: it can run only while nobody holds the GIL for long
         ticks.append(time.perf_counter())
     worker.join()
+    if "error" in result:
+        raise result["error"]
     longest_pause = max(b - a for a, b in zip(ticks, ticks[1:]))
     settled = rc.run(case).final_velocities  # the same motion, read at the settling time
     assert abs(result["outcome"].final_velocities - settled).max() < 1e-9

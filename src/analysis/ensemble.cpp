@@ -93,9 +93,11 @@ std::string ensemble_fingerprint(const Chain& chain, const SolverOptions& s, con
         for (std::size_t i = 0; i < l.time.size(); ++i) fmt::format_to(out, " {:a},{:a}", l.time[i], l.value[i]);
         text += '\n';
     }
-    fmt::format_to(out, "solver {} {:a} {:a} {:a} {:a} {:a} {} {} {} {} {} {} {} {}\n", static_cast<int>(s.method),
-                   s.end_time.value_or(-1), s.record_until.value_or(-1), s.record_after_settling, s.drop_tolerance,
-                   s.time_resolution, s.exact_fronts, s.max_events, s.max_fronts, s.keep_history, s.skip_free_flight,
+    // Unset optionals print as -1: every option that can change a member's outcome is in the print.
+    fmt::format_to(out, "solver {} {:a} {:a} {:a} {:a} {:a} {:a} {} {} {} {} {} {} {} {} {}\n",
+                   static_cast<int>(s.method), s.end_time.value_or(-1), s.record_until.value_or(-1),
+                   s.record_after_settling, s.drop_tolerance, s.accuracy.value_or(-1), s.time_resolution.value_or(-1),
+                   s.max_memory, s.exact_fronts, s.max_events, s.max_fronts, s.keep_history, s.skip_free_flight,
                    s.rebase_times, s.rounding_check, s.cells);
     for (const Perturbation& p : spec.perturb) {
         fmt::format_to(out, "perturb {} {} {:a} {} {}", p.key, p.relative, p.spread, static_cast<int>(p.distribution),

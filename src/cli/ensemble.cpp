@@ -210,11 +210,9 @@ int run_ensemble(const std::vector<std::string>& args) {
         return usage_error("ensemble", where + flag_error(e, visible));
     }
     if (vm.count("plot")) gnuplot_executable();  // fail before solving
-    if (mpi::size() > 1) {  // mpirun: the ranks are the shards
+    if (mpi::size() > 1) {
         try {
-            if (vm.count("shard")) throw InvalidInput("shard", "under mpirun the ranks are the shards; give one or the other");
-            options.shard = {static_cast<std::size_t>(mpi::rank()) + 1, static_cast<std::size_t>(mpi::size())};
-            if (!vm.count("threads")) options.threads = 1;  // one rank per core
+            mpi::use_ranks_as_shards(options, vm.count("shard") > 0, vm.count("threads") > 0);
             validate(options);
         } catch (const InvalidInput& e) {
             return usage_error("ensemble", flag_error(e, visible));
@@ -240,19 +238,16 @@ int run_ensemble(const std::vector<std::string>& args) {
     }
     progress.finish();
     if (mpi::size() > 1) {
-        // Every rank sends its shard (as `--shard k/n --json` prints it) or its error; rank 0
-        // merges them as `rodcollide merge` does.
-        const std::vector<std::string> parts =
-            mpi::gather(failure.empty() ? "ok" + ensemble_json(*result, std::nullopt, true).dump() : "error" + failure);
-        if (mpi::rank() != 0) return failure.empty() ? exit_ok : exit_failure;
+        // Every rank sends its shard (as `--shard k/n --json` prints it); rank 0 merges them as
+        // `rodcollide merge` does.
+        auto gathered = mpi::gather_shards(
+            "ensemble", failure.empty() ? ensemble_json(*result, std::nullopt, true).dump() : "", failure);
+        if (const int* status = std::get_if<int>(&gathered)) return *status;
+        const std::vector<std::string>& parts = std::get<std::vector<std::string>>(gathered);
         std::vector<EnsembleResult> shards;
         std::vector<std::string> names;
         for (std::size_t r = 0; r < parts.size(); ++r) {
-            if (parts[r].starts_with("error")) {
-                fmt::print(stderr, "rodcollide ensemble: rank {}: {}\n", r, parts[r].substr(5));
-                return exit_failure;
-            }
-            shards.push_back(ensemble_from_json(nlohmann::json::parse(parts[r].substr(2))));
+            shards.push_back(ensemble_from_json(nlohmann::json::parse(parts[r])));
             names.push_back(fmt::format("rank {}", r));
         }
         result = merge_ensembles(std::move(shards), names);

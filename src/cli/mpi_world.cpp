@@ -2,6 +2,10 @@
 // MPI_Finalize, compiled to the single-process answers without -DRODCOLLIDE_MPI=ON.
 #include "mpi_world.hpp"
 
+#include "command.hpp"
+
+#include <fmt/format.h>
+
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -85,5 +89,19 @@ int size() { return 1; }
 std::vector<std::string> gather(const std::string& mine) { return {mine}; }
 
 #endif
+
+std::variant<std::vector<std::string>, int> gather_shards(std::string_view command, const std::string& payload,
+                                                          const std::string& failure) {
+    // One byte says which: a failed rank sends its error, and rank 0 must tell the two apart.
+    std::vector<std::string> parts = gather(failure.empty() ? "+" + payload : "!" + failure);
+    if (rank() != 0) return failure.empty() ? exit_ok : exit_failure;
+    for (std::size_t r = 0; r < parts.size(); ++r)
+        if (parts[r].starts_with('!')) {
+            fmt::print(stderr, "rodcollide {}: rank {}: {}\n", command, r, parts[r].substr(1));
+            return exit_failure;
+        }
+    for (std::string& p : parts) p.erase(0, 1);
+    return parts;
+}
 
 }  // namespace rodcollide::cli::mpi

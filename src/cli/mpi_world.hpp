@@ -4,7 +4,12 @@
 // single-process answer (rank 0 of 1), so the commands need no #ifdef.
 #pragma once
 
+#include "rodcollide/errors.hpp"
+
+#include <cstddef>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 namespace rodcollide::cli::mpi {
@@ -28,5 +33,22 @@ int size();  ///< the number of ranks, 1 without MPI
 /// every rank must call it. Together the texts are at most 2 GiB (an MPI count is an int); beyond,
 /// the run is aborted with one line (MPI_Abort), as a rank left waiting could not be told.
 std::vector<std::string> gather(const std::string& mine);
+
+/// Under mpirun (size() > 1) the ranks are the shards of `ensemble` and `sweep`: this rank computes
+/// shard (rank + 1)/size, on one thread unless --threads was given (one rank per core). Throws
+/// InvalidInput("shard") when --shard was given as well.
+template <class Options>
+void use_ranks_as_shards(Options& options, bool shard_given, bool threads_given) {
+    if (shard_given) throw InvalidInput("shard", "under mpirun the ranks are the shards; give one or the other");
+    options.shard = {static_cast<std::size_t>(rank()) + 1, static_cast<std::size_t>(size())};
+    if (!threads_given) options.threads = 1;
+}
+
+/// Every rank's shard on rank 0, in rank order: this rank's `payload`, or its `failure` when that
+/// is not empty (then `payload` is ignored). Collective. Rank 0 gets the payloads when no rank
+/// failed; otherwise the exit status to return: rank 0 prints the first failed rank's error as
+/// "rodcollide COMMAND: rank R: ..." and returns exit_failure, the other ranks return theirs.
+std::variant<std::vector<std::string>, int> gather_shards(std::string_view command, const std::string& payload,
+                                                          const std::string& failure);
 
 }  // namespace rodcollide::cli::mpi

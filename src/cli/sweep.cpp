@@ -248,11 +248,9 @@ int run_sweep(const std::vector<std::string>& args) {
         return usage_error("sweep", flag_error(e, visible));
     }
 
-    if (mpi::size() > 1) {  // mpirun: the ranks are the shards
+    if (mpi::size() > 1) {
         try {
-            if (vm.count("shard")) throw InvalidInput("shard", "under mpirun the ranks are the shards; give one or the other");
-            options.shard = {static_cast<std::size_t>(mpi::rank()) + 1, static_cast<std::size_t>(mpi::size())};
-            if (!vm.count("threads")) options.threads = 1;  // one rank per core
+            mpi::use_ranks_as_shards(options, vm.count("shard") > 0, vm.count("threads") > 0);
             validate(options);
         } catch (const InvalidInput& e) {
             return usage_error("sweep", flag_error(e, visible));
@@ -275,16 +273,12 @@ int run_sweep(const std::vector<std::string>& args) {
     }
     progress.finish();
     if (mpi::size() > 1) {  // rank 0 joins the ranks' shards into the one sweep
-        const std::vector<std::string> parts = mpi::gather(failure.empty() ? "ok" + pack_points(*result) : "error" + failure);
-        if (mpi::rank() != 0) return failure.empty() ? exit_ok : exit_failure;
+        auto gathered = mpi::gather_shards("sweep", failure.empty() ? pack_points(*result) : "", failure);
+        if (const int* status = std::get_if<int>(&gathered)) return *status;
+        const std::vector<std::string>& parts = std::get<std::vector<std::string>>(gathered);
         std::vector<SweepResult> shards;
-        for (std::size_t r = 0; r < parts.size(); ++r) {
-            if (parts[r].starts_with("error")) {
-                fmt::print(stderr, "rodcollide sweep: rank {}: {}\n", r, parts[r].substr(5));
-                return exit_failure;
-            }
-            shards.push_back(r == 0 ? *result : unpack_points(*result, {r + 1, parts.size()}, parts[r].substr(2)));
-        }
+        for (std::size_t r = 0; r < parts.size(); ++r)
+            shards.push_back(r == 0 ? *result : unpack_points(*result, {r + 1, parts.size()}, parts[r]));
         result = merge_sweeps(std::move(shards), options.linear_tolerance);
         options.shard = Shard{};
     }

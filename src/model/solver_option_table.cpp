@@ -54,10 +54,11 @@ constexpr std::array table = {
                      [] { return short_count(default_cells); }, [] { return short_count(largest_cells); },
                      [](SolverOptions& o, const OptionValue& v) { o.cells = count(v); }},
     SolverOptionSpec{"time_resolution", OptionType::number, "", "R",
-                     "characteristics: once more than {exact_fronts} fronts are stored, fronts closer than R shortest "
-                     "transit times are merged (momentum exact, the energy lost reported, the error estimated from a "
-                     "second run), 0 (exact, never merge) to {largest} (default {default})",
-                     [] { return short_number(SolverOptions{}.time_resolution); },
+                     "characteristics, set by hand: once more than {exact_fronts} fronts are stored, fronts closer than "
+                     "R shortest transit times are merged (momentum exact, the energy lost reported, the error estimated "
+                     "from a second run), 0 (exact, never merge) to {largest} (default: not set, chosen from accuracy "
+                     "and max_memory)",
+                     none,
                      [] { return short_number(largest_time_resolution); },
                      [](SolverOptions& o, const OptionValue& v) { o.time_resolution = number(v); }},
     SolverOptionSpec{"rounding_check", OptionType::on_off, "", "on|off",
@@ -66,6 +67,22 @@ constexpr std::array table = {
                      "{default}; off halves such runs' time)",
                      [] { return std::string(SolverOptions{}.rounding_check ? "on" : "off"); }, none,
                      [](SolverOptions& o, const OptionValue& v) { o.rounding_check = on(v); }},
+    SolverOptionSpec{"accuracy", OptionType::number, "", "A",
+                     "final velocities within A of the velocity scale, {smallest} to {largest} (default {default}): "
+                     "characteristics merge fronts beyond max_memory at the coarsest resolution meeting it, finite "
+                     "differences refine their grid until they meet it; the outcome says what was reached and why",
+                     [] {
+                         return fmt::format("{}; finite differences {}", short_number(default_accuracy),
+                                            short_number(default_finite_difference_accuracy));
+                     },
+                     [] { return short_number(largest_accuracy); },
+                     [](SolverOptions& o, const OptionValue& v) { o.accuracy = number(v); }},
+    SolverOptionSpec{"max_memory", OptionType::count, "MB", "MB",
+                     "characteristics: memory budget of the stored fronts [MB], {resident_bytes} bytes each; they are "
+                     "tracked exactly while they fit in half of it, then merged (default {default}, at most {largest})",
+                     [] { return short_count(SolverOptions{}.max_memory); },
+                     [] { return short_count(largest_max_memory); },
+                     [](SolverOptions& o, const OptionValue& v) { o.max_memory = count(v); }},
 };
 
 }  // namespace
@@ -86,7 +103,9 @@ std::string option_flag(const SolverOptionSpec& option) {
 std::string option_help(const SolverOptionSpec& option) {
     return fmt::format(fmt::runtime(option.help), fmt::arg("default", option.default_text()),
                        fmt::arg("largest", option.largest_text()),
-                       fmt::arg("exact_fronts", short_count(SolverOptions{}.exact_fronts)));
+                       fmt::arg("exact_fronts", short_count(SolverOptions{}.exact_fronts)),
+                       fmt::arg("smallest", short_number(smallest_accuracy)),
+                       fmt::arg("resident_bytes", resident_bytes_per_front));
 }
 
 std::string short_number(double value) {

@@ -18,6 +18,20 @@ Eigen::VectorXd collect(const Items& items, Field field) {
 
 }  // namespace
 
+std::string to_string(AccuracyStatus s) {
+    switch (s) {
+        case AccuracyStatus::exact: return "exact";
+        case AccuracyStatus::met: return "met";
+        case AccuracyStatus::front_proliferation: return "front_proliferation";
+        case AccuracyStatus::chaotic: return "chaotic";
+        case AccuracyStatus::event_budget: return "event_budget";
+        case AccuracyStatus::work_budget: return "work_budget";
+        case AccuracyStatus::resolution_set: return "resolution_set";
+        case AccuracyStatus::no_estimate: return "no_estimate";
+    }
+    return "unknown";
+}
+
 Eigen::VectorXd Outcome::initial_velocities() const { return collect(rods, &RodOutcome::initial_velocity); }
 Eigen::VectorXd Outcome::final_velocities() const { return collect(rods, &RodOutcome::final_velocity); }
 Eigen::VectorXd Outcome::masses() const { return collect(rods, &RodOutcome::mass); }

@@ -7,6 +7,43 @@
 
 namespace rodcollide {
 
+namespace {
+
+/// The accuracy asked for and reached, and why the solver stopped (Outcome::accuracy_report):
+/// "target" and "reached" relative to the velocity scale ("reached" absent when there is no
+/// estimate), "met", "status", "statement"; the time
+/// resolution, fronts needed, memory budget and peak resident memory [bytes] where they apply.
+nlohmann::ordered_json accuracy_json(const Outcome& o) {
+    const AccuracyReport& r = o.accuracy_report;
+    nlohmann::ordered_json j = {{"target", r.target}};
+    if (std::isfinite(o.accuracy)) j["reached"] = o.accuracy;  // absent: no estimate (velocity_error_bound null)
+    j["met"] = r.met();
+    j["status"] = to_string(r.status);
+    j["statement"] = r.statement;
+    if (r.time_resolution > 0) j["time_resolution"] = r.time_resolution;
+    if (r.fronts_needed > 0) j["fronts_needed"] = r.fronts_needed;
+    if (r.memory_budget > 0) j["memory_budget"] = r.memory_budget;
+    if (r.peak_resident_memory > 0) j["peak_resident_memory"] = r.peak_resident_memory;
+    return j;
+}
+
+/// The velocities' accuracy as the run table shows it, under u+.
+std::string accuracy_line(const Outcome& o) {
+    const AccuracyReport& r = o.accuracy_report;
+    std::string line;
+    if (o.velocity_error_kind == Outcome::ErrorKind::bound && o.velocity_error_bound == 0)
+        line = fmt::format("u+ exact to rounding ({:.2g} of the velocity scale)", o.accuracy);
+    else if (!std::isfinite(o.velocity_error_bound))
+        line = "u+ accuracy unknown: no estimate could be made (see the warnings)";
+    else
+        line = fmt::format("u+ ± {:.2g} (estimate: {:.2g} of the velocity scale)", o.velocity_error_bound, o.accuracy);
+    if (r.target > 0)
+        line += fmt::format("; asked for {:.2g}: {}", r.target, r.met() ? "met" : "NOT met, " + r.statement);
+    return line + "\n";
+}
+
+}  // namespace
+
 nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) {
     using json = nlohmann::ordered_json;
     json rods = json::array();
@@ -75,6 +112,7 @@ nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) 
             // null when no estimate could be made (+infinity)
             {"velocity_error_bound", std::isfinite(o.velocity_error_bound) ? json(o.velocity_error_bound) : json()},
             {"velocity_error_kind", o.velocity_error_kind == Outcome::ErrorKind::estimate ? "estimate" : "bound"},
+            {"accuracy_report", accuracy_json(o)},
             {"stats", stats},
             {"warnings", o.warnings}};
     for (auto& [key, value] : rest.items()) doc[key] = value;
@@ -106,6 +144,7 @@ std::string outcome_table(const std::string& title, const Outcome& o) {
         fmt::format_to(out, "{:>5}  {:>12.6g}  {:>13.6g}  {:>13.6g}  {:>16.6g}\n", i, r.mass,
                        r.initial_velocity, r.final_velocity, r.vibration_energy);
     }
+    s += accuracy_line(o);
     fmt::format_to(out, "\n{:>7}  {:>6}  {:>12}  {}\n", "contact", "rods", "impulse", "compressed during");
     for (std::size_t k = 0; k < o.contacts.size(); ++k) {
         const ContactOutcome& c = o.contacts[k];

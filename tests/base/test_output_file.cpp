@@ -1,5 +1,6 @@
 // Output files: a target that is not a regular file is refused and never replaced, a write
 // replaces a regular file atomically, and every refusal is one line with the path escaped.
+#include "file_text.hpp"
 #include "rodcollide/output_file.hpp"
 #include "temp_dir.hpp"
 
@@ -14,6 +15,7 @@
 #include <sstream>
 
 using namespace rodcollide;
+using rodcollide::testing::file_text;
 using rodcollide::testing::TempDir;
 namespace fs = std::filesystem;
 
@@ -26,13 +28,6 @@ std::string refusal(const fs::path& p) {
         return e.what();
     }
     return "(accepted)";
-}
-
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 }  // namespace
@@ -65,12 +60,12 @@ TEST_CASE("write_file_atomically replaces a regular file and never a link or a F
     const TempDir dir("output_write");
     const fs::path target = dir.write("target.csv", "old\n");
     write_file_atomically(target, "new\n");
-    CHECK(read_file(target) == "new\n");
+    CHECK(file_text(target) == "new\n");
 
     fs::create_symlink("target.csv", dir / "link.csv");
     CHECK_THROWS_AS(write_file_atomically(dir / "link.csv", "through the link\n"), OutputPathError);
     CHECK(fs::is_symlink(fs::symlink_status(dir / "link.csv")));
-    CHECK(read_file(target) == "new\n");
+    CHECK(file_text(target) == "new\n");
 
     REQUIRE(::mkfifo((dir / "fifo.csv").c_str(), 0600) == 0);
     CHECK_THROWS_AS(write_file_atomically(dir / "fifo.csv", "x\n"), OutputPathError);

@@ -3,6 +3,7 @@
 // files, and bad input as one line with exit status 2 and nothing written (more in
 // tests/cli/cli_catalogue.json).
 #include "cli_checks.hpp"
+#include "file_text.hpp"
 #include "run_cli.hpp"
 #include "temp_dir.hpp"
 
@@ -14,18 +15,12 @@
 #include <sstream>
 
 using rodcollide::testing::check_bad_input;
+using rodcollide::testing::file_text;
 using rodcollide::testing::run_cli;
 using rodcollide::testing::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 /// Two identical rods, the striker's velocity drawn: the target leaves with it (docs/physics.md §2.5).
 const std::string two_rods =
@@ -107,9 +102,9 @@ TEST_CASE("ensemble: the same bytes for 1 and 2 threads, and for 1 run and 3 mer
         CHECK(doc["shard"]["index"] == k);
         CHECK(doc["data"]["members"].size() == doc["members_in_shard"]);
         parts.append(" ").append(part.string());
-        csv += read(part_csv);
+        csv += file_text(part_csv);
     }
-    CHECK(csv == read(dir / "one.csv"));
+    CHECK(csv == file_text(dir / "one.csv"));
     const auto merged = run_cli("merge" + parts + " --json");
     REQUIRE(merged.status == 0);
     CHECK(merged.out == one.out);
@@ -117,7 +112,7 @@ TEST_CASE("ensemble: the same bytes for 1 and 2 threads, and for 1 run and 3 mer
     const auto merged_table = run_cli("merge" + parts + " --csv " + (dir / "merged.csv").string());
     REQUIRE(merged_table.status == 0);
     CHECK(merged_table.out == table.out);
-    CHECK(read(dir / "merged.csv") == read(dir / "one.csv"));
+    CHECK(file_text(dir / "merged.csv") == file_text(dir / "one.csv"));
     CHECK_THAT(table.out, Catch::Contains("ensemble of 23 members, seed 5"));
     CHECK_THAT(table.out, Catch::Contains("convergence:"));
 
@@ -144,9 +139,9 @@ TEST_CASE("ensemble --plot draws box plots and a histogram with gnuplot", "[cli]
     const auto r = run_cli(cradle + " --plot " + (dir / "e.png").string());
     REQUIRE(r.status == 0);
     CHECK(fs::file_size(dir / "e.png") > 1000);
-    const std::string data = read(dir / "e.ensemble.dat");
+    const std::string data = file_text(dir / "e.ensemble.dat");
     CHECK_THAT(data, Catch::Contains("# rod q05 q25 q50 q75 q95 mean"));
-    CHECK_THAT(read(dir / "e.gp"), Catch::Contains("candlesticks"));
+    CHECK_THAT(file_text(dir / "e.gp"), Catch::Contains("candlesticks"));
 }
 
 TEST_CASE("ensemble: bad input is one line naming the key, and nothing is written", "[cli][ensemble][input]") {

@@ -1,6 +1,7 @@
 // `rodcollide sweep`: the report, CSV shards that concatenate, the plot files, and one-line errors
 // with exit status 2.
 #include "cli_checks.hpp"
+#include "file_text.hpp"
 #include "run_cli.hpp"
 #include "temp_dir.hpp"
 
@@ -11,21 +12,11 @@
 #include <sstream>
 
 using rodcollide::testing::check_bad_input;
+using rodcollide::testing::file_text;
 using rodcollide::testing::line_count;
 using rodcollide::testing::run_cli;
 using rodcollide::testing::TempDir;
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string read(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-}  // namespace
 
 TEST_CASE("sweep prints the errors per cone and the empirical cone map", "[cli][sweep]") {
     const auto r = run_cli("sweep cases/seed000_three_rods.toml --directions 720 --laws sequential,newton");
@@ -57,9 +48,9 @@ TEST_CASE("sweep --shard: the shard CSVs concatenate into the full CSV", "[cli][
     for (int k = 1; k <= 3; ++k) {
         const fs::path part = dir / ("part" + std::to_string(k) + ".csv");
         REQUIRE(run_cli(sweep + " --shard " + std::to_string(k) + "/3 --csv " + part.string()).status == 0);
-        joined += read(part);
+        joined += file_text(part);
     }
-    const std::string full = read(dir / "full.csv");
+    const std::string full = file_text(dir / "full.csv");
     CHECK(line_count(full) == 102);
     CHECK(full.rfind("index,theta_deg,gamma1_pre,gamma2_pre,gamma1_wave,gamma2_wave,cone,events,sequential_gamma1", 0) == 0);
     CHECK(joined == full);

@@ -2,9 +2,10 @@
 // redraws the picture on its own, and failures (bad extension, missing or unwritable directory,
 // no gnuplot, failing gnuplot) that leave no file behind.
 #include "chain_builders.hpp"
-#include "temp_dir.hpp"
-#include "rodcollide/figures.hpp"
 #include "figures/plot.hpp"
+#include "file_text.hpp"
+#include "rodcollide/figures.hpp"
+#include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 using namespace rodcollide;
+using rodcollide::testing::file_text;
 using rodcollide::testing::identical_rods;
 using rodcollide::testing::make_rod;
 using rodcollide::testing::TempDir;
@@ -31,16 +33,9 @@ std::set<std::string> listing(const fs::path& dir) {
     return names;
 }
 
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 /// Width and height from a PNG's IHDR chunk (bytes 16-23, big-endian); {0, 0} if not a PNG.
 std::pair<unsigned, unsigned> png_size(const fs::path& p) {
-    const std::string b = read_file(p);
+    const std::string b = file_text(p);
     if (b.size() < 24 || b.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0 || b.compare(12, 4, "IHDR") != 0) return {0, 0};
     auto be32 = [&](std::size_t at) {
         unsigned v = 0;
@@ -174,13 +169,13 @@ TEST_CASE("a characteristics PNG has the requested size, with its script and dat
     CHECK(f.regions == 5);
     CHECK(f.labelled_regions == 5);
     // Labels in the data file, with the typographic minus.
-    CHECK_THAT(read_file(dir / "fig.labels.dat"), Catch::Contains("\"u_x = −v/(2c)\""));
+    CHECK_THAT(file_text(dir / "fig.labels.dat"), Catch::Contains("\"u_x = −v/(2c)\""));
 }
 
 TEST_CASE("an SVG is well-formed XML with the requested size", "[plot][svg]") {
     const TempDir dir("svg");
     draw_figure(identical_rods({2, 0, -1}), {}, request(FigureKind::characteristics, dir / "fig.svg", 900, 640));
-    const std::string svg = read_file(dir / "fig.svg");
+    const std::string svg = file_text(dir / "fig.svg");
     REQUIRE(!svg.empty());
     CHECK(xml_problem(svg) == "");
     CHECK_THAT(svg, Catch::Contains("<svg"));
@@ -198,10 +193,10 @@ TEST_CASE("the .gp script redraws the picture on its own, anywhere", "[plot][scr
     REQUIRE(fs::exists(elsewhere / "fig.png"));
     CHECK(png_size(elsewhere / "fig.png") == std::pair{500u, 400u});
     // It really draws from the .dat files: without the fronts the picture changes.
-    const std::string with_fronts = read_file(elsewhere / "fig.png");
+    const std::string with_fronts = file_text(elsewhere / "fig.png");
     std::ofstream(elsewhere / "fig.fronts.dat", std::ios::trunc) << "# no fronts\n";
     CHECK(run_gnuplot_script(elsewhere.path(), "fig.gp") == 0);
-    CHECK(read_file(elsewhere / "fig.png") != with_fronts);
+    CHECK(file_text(elsewhere / "fig.png") != with_fronts);
 }
 
 TEST_CASE("velocity, force and displacement pictures", "[plot][field]") {
@@ -233,7 +228,7 @@ TEST_CASE("field plots take samples from any solver, on any grid", "[plot][field
     plot_field(s, FieldQuantity::force, chain, dir / "f.png", PlotOptions{});
     CHECK(png_size(dir / "f.png") == std::pair{1000u, 700u});
     // The raster keeps the samples' values: the nearest sample wins.
-    std::istringstream data(read_file(dir / "f.field.dat"));
+    std::istringstream data(file_text(dir / "f.field.dat"));
     std::string line;
     while (std::getline(data, line) && line[0] == '#') {}
     CHECK(line.rfind("7 ", 0) == 0);  // 7 columns (no finer than the samples)
@@ -303,7 +298,7 @@ TEST_CASE("a picture replaces an older one and its companions", "[plot]") {
     draw_figure(two_rods, {}, request(FigureKind::characteristics, dir / "fig.png", 400, 300));
     draw_figure(two_rods, {}, request(FigureKind::characteristics, dir / "fig.png", 600, 500));
     CHECK(png_size(dir / "fig.png") == std::pair{600u, 500u});
-    CHECK_THAT(read_file(dir / "fig.gp"), Catch::Contains("size 600,500"));
+    CHECK_THAT(file_text(dir / "fig.gp"), Catch::Contains("size 600,500"));
     CHECK(listing(dir.path()).size() == 7);
 }
 
@@ -325,7 +320,7 @@ TEST_CASE("on x/l, t c/l axes both units have the same length: fronts at 45 degr
     const TempDir dir("layout");
     // x: 0-2, t: 0-3; at 600x900 equal units fill 82% of the available width, so they are kept.
     draw_figure(two_rods, {}, request(FigureKind::characteristics, dir / "fig.png", 600, 900));
-    const std::string gp = read_file(dir / "fig.gp");
+    const std::string gp = file_text(dir / "fig.gp");
     auto value_after = [&](const std::string& key) {
         const auto at = gp.find(key);
         REQUIRE(at != std::string::npos);
@@ -343,7 +338,7 @@ TEST_CASE("a tall diagram on a wide picture uses the whole width rather than 45 
     const TempDir dir("layout_wide");
     // x: 0-2, t: 0-3 at the default 1000x700: equal units would use 38% of the width.
     draw_figure(two_rods, {}, request(FigureKind::characteristics, dir / "fig.png", 1000, 700));
-    const std::string gp = read_file(dir / "fig.gp");
+    const std::string gp = file_text(dir / "fig.gp");
     CHECK_THAT(gp, Catch::Contains("set lmargin at screen 0.085;"));
     CHECK_THAT(gp, Catch::Contains("set rmargin at screen 0.97\n"));
 }
@@ -375,14 +370,14 @@ TEST_CASE("a dimensionless case is labelled without SI units or prefixes", "[plo
     const Chain chain({make_rod(1.0, 1.0), make_rod(2.0, 0.0)});
     FigureRequest r = request(FigureKind::characteristics, dir / "si.png");
     draw_figure(chain, {}, r);
-    const std::string si = labels_of(read_file(dir / "si.gp"));
+    const std::string si = labels_of(file_text(dir / "si.gp"));
     CHECK_THAT(si, Catch::Contains(" m/s"));
     CHECK_THAT(si, Catch::Contains("set xlabel \"x [m]\""));
     for (FigureKind kind : {FigureKind::characteristics, FigureKind::velocity, FigureKind::force, FigureKind::displacement}) {
         r = request(kind, dir / "unitless.png");
         r.plot.dimensionless = true;
         draw_figure(chain, {}, r);
-        const std::string shown = labels_of(read_file(dir / "unitless.gp"));
+        const std::string shown = labels_of(file_text(dir / "unitless.gp"));
         INFO(to_string(kind) << ":\n" << shown);
         CHECK_THAT(shown, !Catch::Contains("m/s") && !Catch::Contains("[m]") && !Catch::Contains("[N]") &&
                               !Catch::Contains("[s]") && !Catch::Contains("µs"));
@@ -396,7 +391,7 @@ TEST_CASE("a case title is drawn as written: gnuplot's enhanced-text operators a
     r.plot.title = "impact_01 ^2 {a}";
     draw_figure(two_rods, {}, r);
     // In the script's double-quoted string \\_ is gnuplot's \_: a literal underscore.
-    CHECK_THAT(read_file(dir / "fig.gp"), Catch::Contains(R"("impact\\_01 \\^2 \\{a\\}")"));
-    const std::string svg = read_file(dir / "fig.svg");
+    CHECK_THAT(file_text(dir / "fig.gp"), Catch::Contains(R"("impact\\_01 \\^2 \\{a\\}")"));
+    const std::string svg = file_text(dir / "fig.svg");
     CHECK_THAT(svg, Catch::Contains("impact_01"));
 }

@@ -2,6 +2,7 @@
 // (the seed corpus: each is accepted, solved by both methods, and passes the outcome self-check
 // with no invariant violated) and on every input in fuzz/regressions/ (defects the fuzzer found
 // or that were found by hand: each must now be refused or solved correctly).
+#include "file_text.hpp"
 #include "fuzz_case.hpp"
 
 #include <catch2/catch.hpp>
@@ -13,18 +14,8 @@
 #include <sstream>
 
 namespace fs = std::filesystem;
+using rodcollide::testing::file_text;
 using rodcollide::fuzz::Counts;
-
-namespace {
-
-std::string read(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-}  // namespace
 
 TEST_CASE("every example case passes the fuzz path and the self-check with both methods", "[fuzz][outcome_check]") {
     const fs::path root(RODCOLLIDE_SOURCE_DIR);
@@ -33,7 +24,7 @@ TEST_CASE("every example case passes the fuzz path and the self-check with both 
             if (f.path().extension() != ".toml") continue;
             INFO(f.path());
             Counts counts;
-            REQUIRE_NOTHROW(rodcollide::fuzz::run_case(read(f.path()), counts, /*strict=*/true));
+            REQUIRE_NOTHROW(rodcollide::fuzz::run_case(file_text(f.path()), counts, /*strict=*/true));
             CHECK(counts.refused_input == 0);
             CHECK(counts.violations() == 0);
         }
@@ -47,7 +38,7 @@ TEST_CASE("every input in fuzz/regressions/ is refused or solved correctly", "[f
         if (f.path().filename() == "README.md") continue;
         INFO(f.path());
         Counts counts;
-        CHECK_NOTHROW(rodcollide::fuzz::run_case(read(f.path()), counts));
+        CHECK_NOTHROW(rodcollide::fuzz::run_case(file_text(f.path()), counts));
         ++files;
     }
     CHECK(files > 0);

@@ -1,6 +1,7 @@
 // Case files (docs/case_file.md): every example in cases/ loads with the values its
 // comments describe, and every kind of bad input gives exactly one line "FILE:LINE: KEY: message"
 // naming the file, the offending key's line and the key path.
+#include "file_text.hpp"
 #include "rodcollide/case_file.hpp"
 
 #include <catch2/catch.hpp>
@@ -19,17 +20,11 @@
 
 using namespace rodcollide;
 namespace fs = std::filesystem;
+using rodcollide::testing::file_text;
 
 namespace {
 
 const fs::path cases_dir = fs::path(RODCOLLIDE_SOURCE_DIR) / "cases";
-
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 /// A valid two-rod case; line 6 is the first [[rod]], line 8 the second.
 const std::string two_rods =
@@ -90,7 +85,7 @@ struct TempPath {
 // ---- The examples ---------------------------------------------------------------------------
 
 TEST_CASE("every example in cases/ loads, documents its outcome and is listed", "[case_file]") {
-    const std::string readme = read_text(cases_dir / "README.md");
+    const std::string readme = file_text(cases_dir / "README.md");
     std::set<std::string> names;
     for (const auto& entry : fs::directory_iterator(cases_dir)) {
         if (entry.path().extension() != ".toml") continue;
@@ -101,7 +96,7 @@ TEST_CASE("every example in cases/ loads, documents its outcome and is listed", 
         CHECK(c.path == entry.path());
         CHECK(c.chain.size() >= 2);
         CHECK_FALSE(c.title.empty());
-        const std::string text = read_text(entry.path());
+        const std::string text = file_text(entry.path());
         CHECK(text.starts_with("# "));
         CHECK(text.find("Expected outcome") < text.find("\n\n[") );
         CHECK(text.find("Units:") < text.find("\n\n["));
@@ -227,7 +222,9 @@ TEST_CASE("integers are numbers, rod keys override [defaults], absent keys get d
     CHECK_FALSE(c.solver.end_time);
     CHECK_FALSE(c.solver.record_until);
     CHECK(c.solver.drop_tolerance == defaults.drop_tolerance);
-    CHECK(c.solver.time_resolution == defaults.time_resolution);
+    CHECK_FALSE(c.solver.time_resolution);  // chosen from accuracy and max_memory
+    CHECK(c.solver.accuracy == defaults.accuracy);
+    CHECK(c.solver.max_memory == defaults.max_memory);
     CHECK(c.solver.max_events == defaults.max_events);
     CHECK(c.solver.max_fronts == defaults.max_fronts);
     CHECK(c.solver.cells == defaults.cells);
@@ -239,7 +236,8 @@ TEST_CASE("inline tables and every [solver] key", "[case_file]") {
         "rod = [{length = 1, area = 1, density = 1, youngs_modulus = 1, velocity = 1},\n"
         "       {length = 1, area = 1, density = 1, youngs_modulus = 1, gap = 1e-3}]\n"
         "[solver]\nmethod = 'finite-difference'\nend_time = 10\nrecord_until = 2.5\n"
-        "drop_tolerance = 0\nmax_events = 1_000\nmax_fronts = 2000\ncells = 64\ntime_resolution = 0.02\n",
+        "drop_tolerance = 0\nmax_events = 1_000\nmax_fronts = 2000\ncells = 64\ntime_resolution = 0.02\n"
+        "accuracy = 1e-4\nmax_memory = 64\n",
         "x.toml");
     CHECK(c.title == "inline");
     CHECK(c.chain[1].gap == 1e-3);
@@ -251,6 +249,8 @@ TEST_CASE("inline tables and every [solver] key", "[case_file]") {
     CHECK(c.solver.max_fronts == 2000);
     CHECK(c.solver.cells == 64);
     CHECK(c.solver.time_resolution == 0.02);
+    CHECK(c.solver.accuracy == 1e-4);
+    CHECK(c.solver.max_memory == 64);
 }
 
 TEST_CASE("a gap in [defaults] is not an error for the first rod", "[case_file]") {
@@ -307,7 +307,8 @@ TEST_CASE("unknown keys: the first in file order, with a suggestion", "[case_fil
           "bad.toml:10: solver.tolerance: unknown key; did you mean \"drop_tolerance\"?");
     CHECK(error_of(two_rods + "[solver]\nfoo = 1\n") ==
           "bad.toml:10: solver.foo: unknown key; expected one of: method, end_time, "
-          "record_until, drop_tolerance, max_events, max_fronts, cells, time_resolution, rounding_check");
+          "record_until, drop_tolerance, max_events, max_fronts, cells, time_resolution, rounding_check, accuracy, "
+          "max_memory");
     CHECK(error_of("\"a b\" = 1\n" + two_rods) ==
           "bad.toml:1: \"a b\": unknown key; expected one of: title, defaults, rod, solver, left, right, "
           "load, gauge, ensemble, units");
@@ -513,7 +514,7 @@ TEST_CASE("an unreadable file", "[case_file]") {
 
 TEST_CASE("a temporary file round trip and an empty file", "[case_file]") {
     const TempPath file("good.toml");
-    file.write(read_text(cases_dir / "seed000_three_rods.toml"));
+    file.write(file_text(cases_dir / "seed000_three_rods.toml"));
     const Case c = load_case(file.path);
     CHECK(c.chain.initial_velocities() == Eigen::Vector3d(2, 0, -1));
     const TempPath empty("empty.toml");
@@ -528,7 +529,7 @@ TEST_CASE("any damaged example gives a CaseError line or a valid case, never any
     // Every prefix of every example, and every example with one byte removed.
     for (const auto& entry : fs::directory_iterator(cases_dir)) {
         if (entry.path().extension() != ".toml") continue;
-        const std::string text = read_text(entry.path());
+        const std::string text = file_text(entry.path());
         const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
         std::size_t errors = 0;
         auto check = [&](const std::string& damaged) {

@@ -98,6 +98,25 @@ TEST_CASE("validate(SolverOptions): max_events, max_fronts and cells from 1 to t
           "cells: must be in [1, 100000000], got 18446744073709551615");
 }
 
+TEST_CASE("validate(SolverOptions): accuracy from the stated rounding 1e-10 to 0.1, max_memory from 1 MB to 1 TB",
+          "[solver_options]") {
+    CHECK(refusal([](SolverOptions& o) {
+              o.accuracy = smallest_accuracy;
+              o.max_memory = 1;
+          }) == "(accepted)");
+    CHECK(refusal([](SolverOptions& o) {
+              o.accuracy = largest_accuracy;
+              o.max_memory = largest_max_memory;
+          }) == "(accepted)");
+    CHECK(refusal([](SolverOptions& o) { o.accuracy = 0; }) == "accuracy: must be in [1e-10, 0.1], got 0");
+    CHECK(refusal([](SolverOptions& o) { o.accuracy = -1e-6; }) == "accuracy: must be in [1e-10, 0.1], got -1e-06");
+    CHECK(refusal([](SolverOptions& o) { o.accuracy = 0.5; }) == "accuracy: must be in [1e-10, 0.1], got 0.5");
+    CHECK(refusal([](SolverOptions& o) { o.accuracy = std::nan(""); }) == "accuracy: must be finite, got nan");
+    CHECK(refusal([](SolverOptions& o) { o.max_memory = 0; }) == "max_memory: must be > 0, got 0");
+    CHECK(refusal([](SolverOptions& o) { o.max_memory = largest_max_memory + 1; }) ==
+          "max_memory: must be in [1, 1000000], got 1000001");
+}
+
 TEST_CASE("method_named: the method, or the valid names", "[solver_options]") {
     CHECK(method_named("finite-difference") == Method::finite_difference);
     try {

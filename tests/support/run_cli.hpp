@@ -1,11 +1,11 @@
 // Runs the rodcollide executable from a test and captures its stdout, stderr and exit status.
 #pragma once
 
+#include "file_text.hpp"
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,10 +41,7 @@ inline CliResult run_cli(const std::string& args, const CliOptions& options = {}
     while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
     const int raw = ::pclose(pipe);
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    std::ifstream in(err_file);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    r.err = ss.str();
+    r.err = file_text(err_file);
     fs::remove(err_file);
     return r;
 }

@@ -19,6 +19,7 @@
 #include "rodcollide/solver_options.hpp"
 #include "solvers/shared/wave_field.hpp"
 
+#include <string>
 #include <vector>
 
 namespace rodcollide {
@@ -27,6 +28,14 @@ struct CharacteristicsSolution {
     Outcome outcome;
     WaveField field;                        ///< valid on [0, field.valid_until()]
     std::vector<ContactEvent> contact_events;
+};
+
+/// A run stopped at max_fronts (the front tracker's SolverLimitExceeded for its memory cap): the
+/// solve without time_resolution words its own message, naming max_memory.
+class FrontLimitExceeded : public SolverLimitExceeded {
+public:
+    FrontLimitExceeded(const std::string& what, double time) : SolverLimitExceeded(what), time(time) {}
+    double time = 0;  ///< [s] when the cap was reached
 };
 
 /// Relative accuracy of the exact solver's velocities when no front is dropped [-]: rounding, the

@@ -61,7 +61,7 @@ public:
         velocity_tolerance_ = tolerances_.velocity;
         drop_threshold_ = options.drop_tolerance * velocity_scale_;
         time_tolerance_ = time_tolerance * chain.shortest_transit_time();
-        merge_below_ = options.time_resolution * chain.shortest_transit_time();
+        merge_below_ = options.time_resolution.value_or(0) * chain.shortest_transit_time();
         tracked_.velocity_scale = velocity_scale_;
         tracked_.velocity_tolerance = velocity_tolerance_;
         tracked_.time_tolerance = time_tolerance_;
@@ -395,11 +395,11 @@ private:
     void add_front(StepFunction& history, double arrival, double value) {
         ++fronts_;
         if (++stored_fronts_ > options_.max_fronts)
-            throw SolverLimitExceeded(fmt::format(
+            throw FrontLimitExceeded(fmt::format(
                 "characteristics solver: reached max_fronts = {} stored fronts ({} MB) at t = {:g}; "
                 "raise [solver] max_fronts (--max-fronts) or [solver] time_resolution (--time-resolution, now {:g}), "
                 "or set [solver] end_time", options_.max_fronts, options_.max_fronts * 16 / 1000000, time_origin_.origin() + arrival,
-                options_.time_resolution));
+                options_.time_resolution.value_or(0)), time_origin_.origin() + arrival);
         peak_stored_fronts_ = std::max(peak_stored_fronts_, stored_fronts_);
         history.push(arrival, value);
     }

@@ -13,6 +13,7 @@
 // reported as the estimate when it exceeds the rounding the exact solver states.
 #include "solvers/exact/characteristics.hpp"
 #include "outcome/error_estimate.hpp"
+#include "base/resident_memory.hpp"
 
 #include <fmt/format.h>
 
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace rodcollide {
 
@@ -92,11 +94,17 @@ std::string second_run_stopped(const SolverOptions& options, const SolverOptions
     return e.what();
 }
 
+/// How an estimate's second run ended, for the accuracy statement.
+struct SecondRun {
+    bool stopped = false;        ///< it reached a cap: no estimate
+    bool never_settled = false;  ///< it did not settle within its share of the events (chaotic)
+};
+
 /// The rounding check of an exact run (above): the outcome's estimate and warning if the run on
 /// perturbed rods disagrees beyond the stated rounding.
-void check_rounding(const Chain& chain, const SolverOptions& options, CharacteristicsSolution& s) {
+SecondRun check_rounding(const Chain& chain, const SolverOptions& options, CharacteristicsSolution& s) {
     Outcome& o = s.outcome;
-    if (!options.rounding_check || !closes_again(s.contact_events, chain.contact_count())) return;
+    if (!options.rounding_check || !closes_again(s.contact_events, chain.contact_count())) return {};
     const double floor = characteristics_rounding * chain.velocity_scale();
     const SolverOptions second = second_run(options, o);
     try {
@@ -106,7 +114,7 @@ void check_rounding(const Chain& chain, const SolverOptions& options, Characteri
         for (std::size_t i = 0; i < o.rods.size(); ++i)
             difference = std::max(difference, std::abs(o.rods[i].final_velocity - twin.rods[i].final_velocity));
         const double estimate = rounding_safety * difference;
-        if (!(estimate > floor)) return;  // as accurate as stated: rounding does not decide it
+        if (!(estimate > floor)) return {};  // as accurate as stated: rounding does not decide it
         o.velocity_error_bound = estimate;
         o.velocity_error_kind = Outcome::ErrorKind::estimate;
         o.warnings.push_back(fmt::format(
@@ -115,43 +123,307 @@ void check_rounding(const Chain& chain, const SolverOptions& options, Characteri
             "re-contacts amplify rounding, and long chains with gaps are chaotic (velocity_error_bound, "
             "docs/physics.md §5.4)",
             estimate, estimate / chain.velocity_scale(), length_perturbation, difference));
+        return {};
     } catch (const SolverLimitExceeded& e) {
         o.velocity_error_bound = std::numeric_limits<double>::infinity();
         o.velocity_error_kind = Outcome::ErrorKind::estimate;
         o.warnings.push_back(fmt::format(
             "characteristics: no rounding check: the run on rods of lengths changed by {:g} relative stopped: {}",
             length_perturbation, second_run_stopped(options, second, o, e)));
+        return {.stopped = true, .never_settled = second.max_events < options.max_events};
     }
 }
 
-}  // namespace
+/// The velocity error that the energy merging removed reveals [m/s]: a relative velocity error a
+/// moves energies by about 2a of their scale (outcome_check.cpp), so removing a fraction d of the
+/// energy scale goes with errors of about d/2 of V; d V is stated (a factor 2 of margin). Merged
+/// runs at resolutions delta and 2 delta can agree to rounding while both are off (a 10-rod chain
+/// of mixed sections at max_memory = 1 MB: identical at 0.125 and 0.25, 5.6e-3 V from the unmerged
+/// run, 9.8e-3 of its energy removed): the pair cannot see pieces shorter than both resolutions,
+/// the energy they took can (docs/physics.md §5.1). 0 when nothing was merged.
+double merged_energy_error(const Outcome& o, double scale) {
+    if (o.stats.merged_fronts == 0 || !(o.energy.dropped > 0) || !(o.energy.scale() > 0)) return 0;
+    return o.energy.dropped / o.energy.scale() * scale;
+}
 
-CharacteristicsSolution solve_characteristics(const Chain& chain, const SolverOptions& options) {
+/// One solve at options.time_resolution (which is set): the run, and its estimate from a coarser
+/// run or the rounding check (the file's comment). `second` says how the estimate's run ended.
+CharacteristicsSolution solve_at_resolution(const Chain& chain, const SolverOptions& options, SecondRun& second) {
     CharacteristicsSolution s = track_fronts(chain, options);
     Outcome& o = s.outcome;
     const double scale = chain.velocity_scale();
     if (o.velocity_error_bound == 0) {  // nothing approximated: exact to rounding, unless rounding decides
-        check_rounding(chain, options, s);
+        second = check_rounding(chain, options, s);
         if (scale > 0) o.accuracy = std::max(o.accuracy, o.velocity_error_bound / scale);
         return s;
     }
     // Only what acted is coarsened: a run that merged (dropped) nothing is the run with no
     // merging (dropping), computation for computation.
     SolverOptions coarse = second_run(options, o);
-    if (o.stats.merged_fronts > 0) coarse.time_resolution *= coarsening;
+    if (o.stats.merged_fronts > 0) coarse.time_resolution = *coarse.time_resolution * coarsening;
     if (o.stats.dropped_fronts > 0) coarse.drop_tolerance *= coarsening;
     o.velocity_error_kind = Outcome::ErrorKind::estimate;
     try {
         const Outcome c = track_fronts(chain, coarse).outcome;
-        o.velocity_error_bound = two_run_estimate(o, c, merge_index, characteristics_rounding * scale);
+        o.velocity_error_bound =
+            std::max(two_run_estimate(o, c, merge_index, characteristics_rounding * scale), merged_energy_error(o, scale));
         o.stats.estimate_events = c.stats.events;
     } catch (const SolverLimitExceeded& e) {
         o.velocity_error_bound = std::numeric_limits<double>::infinity();
+        second = {.stopped = true, .never_settled = coarse.max_events < options.max_events};
         o.warnings.push_back(fmt::format(
             "characteristics: no error estimate for the merged or dropped fronts: the coarser run for it stopped: {}",
             second_run_stopped(options, coarse, o, e)));
     }
     if (scale > 0) o.accuracy = std::max(o.accuracy, o.velocity_error_bound / scale);
+    return s;
+}
+
+/// Stored fronts the memory budget holds: max_memory / resident_bytes_per_front, at most max_fronts.
+std::size_t front_budget(const SolverOptions& options) {
+    const double fronts = static_cast<double>(options.max_memory) * 1e6 / resident_bytes_per_front;
+    return std::min(options.max_fronts, static_cast<std::size_t>(fronts));
+}
+
+/// Sum over the elements of T_e / T_min.
+double transit_sum(const Chain& chain) {
+    double sum = 0;
+    for (const Element& e : chain.elements()) sum += e.transit_time;
+    return sum / chain.shortest_transit_time();
+}
+
+/// Stored fronts the chain may hold once merged at time resolution delta (relative to T_min): each
+/// history 2T/delta + 5 pieces in flight, as many again arrived, and 64 kept as margin, two
+/// histories per element (the bound tests/solvers/exact/test_front_merging.cpp checks).
+double fronts_at(const Chain& chain, double delta) {
+    return 8 * transit_sum(chain) / delta + 148.0 * static_cast<double>(chain.elements().size());
+}
+
+/// The finest time resolution whose merged fronts fit in half the budget: the other half holds
+/// the fronts tracked exactly until merging began, which drain within a transit time.
+double finest_resolution(const Chain& chain, std::size_t budget) {
+    const double room = 0.5 * static_cast<double>(budget) - 148.0 * static_cast<double>(chain.elements().size());
+    return room > 0 ? 8 * transit_sum(chain) / room : largest_time_resolution;
+}
+
+/// The order the estimate assumes when predicting the resolution a target needs (E ~ delta^p,
+/// p = merge_index.order), and the margin below that prediction a refinement aims at.
+constexpr double refine_margin = 0.5;
+/// A refinement divides the resolution by at least this (a smaller step costs a run and gains little).
+constexpr double least_refinement = 4;
+/// Refinements at most (each costs a run at least as long as the last).
+constexpr int most_refinements = 4;
+
+std::string mb(double bytes) { return bytes >= 1e9 ? fmt::format("{:.3g} GB", bytes / 1e9) : fmt::format("{:.3g} MB", bytes / 1e6); }
+
+/// The accuracy report of an outcome from its estimate and how its second run ended; `by_hand`:
+/// time_resolution was set by the user (no refinement).
+void state_accuracy(Outcome& o, const SolverOptions& options, const SecondRun& second, bool by_hand, double scale) {
+    AccuracyReport& r = o.accuracy_report;
+    r.target = accuracy_target(options);
+    const double reached = scale > 0 ? o.velocity_error_bound / scale : 0;
+    const bool rounding_only = o.stats.merged_fronts == 0 && o.stats.dropped_fronts == 0;
+    // Jumps dropped below a drop tolerance whose own accuracy (100 x, characteristics_accuracy())
+    // meets the target, yet moving the outcome beyond it: the chain amplifies changes of that size
+    // (measured on seeded 10-rod chains with gaps: 1e-12 V moved them by 4e-3 V), as it does rounding.
+    const bool drops_only = o.stats.merged_fronts == 0 && o.stats.dropped_fronts > 0 &&
+                            characteristics_accuracy(options) <= r.target;
+    if (o.velocity_error_kind == Outcome::ErrorKind::bound) {
+        r.status = AccuracyStatus::exact;
+        r.statement = "exact to rounding";
+    } else if (reached <= r.target) {
+        r.status = AccuracyStatus::met;
+        r.statement = fmt::format("{:.2g} V reached (estimate), within the {:.2g} V asked for", reached, r.target);
+    } else if (second.never_settled || ((rounding_only || drops_only) && !second.stopped)) {
+        r.status = AccuracyStatus::chaotic;
+        r.statement = second.never_settled
+                          ? fmt::format("chaotic: a run changed within its approximation or rounding did not settle "
+                                        "where this one did; the {:.2g} V asked for cannot be shown: use the "
+                                        "statistics of perturbed data (docs/physics.md §5.4)", r.target)
+                          : fmt::format("chaotic: {} moves the outcome by {:.3g} ({:.2g} V), more than the {:.2g} V "
+                                        "asked for: the outcome is one sample; use the statistics of perturbed data "
+                                        "(docs/physics.md §5.4)",
+                                        rounding_only ? std::string("rounding alone")
+                                                      : fmt::format("dropping jumps below {:.2g} V", options.drop_tolerance),
+                                        o.velocity_error_bound, reached, r.target);
+    } else if (second.stopped) {
+        r.status = AccuracyStatus::no_estimate;
+        r.statement = fmt::format("no estimate: its second run stopped (see the warnings); {:.2g} V asked for", r.target);
+    } else {
+        // What was set by hand decides: time_resolution (by_hand), or drop_tolerance (fronts dropped
+        // but none merged). Without time_resolution, solve_to_accuracy() refines and restates.
+        r.status = AccuracyStatus::resolution_set;
+        r.statement = by_hand && o.stats.merged_fronts > 0
+                          ? fmt::format("{:.2g} V reached at time_resolution = {:g}, set by hand; {:.2g} V asked for: "
+                                        "leave time_resolution unset to refine", reached, *options.time_resolution, r.target)
+                          : fmt::format("{:.2g} V reached with drop_tolerance = {:g}; {:.2g} V asked for: lower "
+                                        "drop_tolerance", reached, options.drop_tolerance, r.target);
+    }
+}
+
+/// The solve of solve_characteristics() without time_resolution set (docs/physics.md §5.1,
+/// "Accuracy by default"): exact while the fronts fit half of the memory budget; beyond, merged at
+/// the coarsest resolution tried, default_time_resolution, then refined towards the resolution
+/// the estimate predicts for the target (E ~ delta^(1/2)), down to the finest whose fronts fit the
+/// budget, while the estimate misses the target and events remain of max_events.
+CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOptions& options) {
+    const double scale = chain.velocity_scale();
+    const double target = accuracy_target(options) * scale;
+    const std::size_t budget = front_budget(options);
+    const double finest = std::min(finest_resolution(chain, budget), largest_time_resolution);
+    SolverOptions o = options;
+    // Fronts kept for a diagram or gauges (keep_history) are never merged and cost a StepFunction
+    // piece each (16 bytes), not the resident_bytes_per_front of fronts being tracked: such a run
+    // tracks exactly up to half the budget as any other, but keeps max_fronts as its cap, as before
+    // accuracy drove the resolution (a vibrating chain with a gauge to end_time = 10 s holds 2.4 M,
+    // cases/ends/stepped_striker_wall.toml, tests/solvers/exact/test_accuracy_budget.cpp).
+    o.max_fronts = options.keep_history ? options.max_fronts : budget;
+    o.exact_fronts = budget / 2;
+    o.time_resolution = std::clamp(default_time_resolution, finest, largest_time_resolution);
+    const bool capped_by_fronts = o.max_fronts == options.max_fronts;
+    const auto out_of_memory = [&](const FrontLimitExceeded& e) {
+        return SolverLimitExceeded(fmt::format(
+            "characteristics solver: the stored fronts outgrew the memory budget at t = {:g}: {} fronts of {} bytes "
+            "(max_memory = {} MB{}) even merged at time_resolution = {:g}; raise [solver] max_memory (--max-memory){}, "
+            "set time_resolution by hand, or set [solver] end_time",
+            e.time, o.max_fronts, resident_bytes_per_front, options.max_memory,
+            capped_by_fronts ? fmt::format(", max_fronts = {}", options.max_fronts) : "", *o.time_resolution,
+            capped_by_fronts ? " and max_fronts (--max-fronts)" : ""));
+    };
+    SecondRun second;
+    CharacteristicsSolution s = [&] {
+        try {
+            return solve_at_resolution(chain, o, second);
+        } catch (const FrontLimitExceeded&) {
+            // Fronts kept for a diagram (keep_history) are never merged, so tracking exactly up to
+            // half the budget can leave too little room; merge from the start, as before accuracy
+            // drove the resolution (a vibrating chain to end_time = 10 s, python/tests/test_gil.py).
+        }
+        try {
+            o.exact_fronts = SolverOptions{}.exact_fronts;
+            second = SecondRun{};
+            return solve_at_resolution(chain, o, second);
+        } catch (const FrontLimitExceeded& e) {
+            throw out_of_memory(e);
+        }
+    }();
+    Outcome& first = s.outcome;
+    AccuracyReport& report = first.accuracy_report;
+    report.memory_budget = budget * resident_bytes_per_front;
+    if (first.stats.merged_fronts == 0) {  // the fronts fit: as exact as the chain allows
+        state_accuracy(first, options, second, false, scale);
+        return s;
+    }
+    // Refinement: each level's run, finest first after each step, for run_sequence_estimate().
+    // Level k's estimate is the largest of each successive pair's two-run estimate carried to the
+    // finest run (error_estimate.hpp), the first pair being the first level and its coarser run.
+    std::vector<Outcome> levels;  // the runs before the current one, finest first
+    std::vector<double> deltas;
+    std::size_t events = first.stats.events + first.stats.estimate_events;
+    double delta = *o.time_resolution;
+    std::string stopped;  // why refining stopped short of the target, "" if it did not
+    int refinements = 0;
+    while (s.outcome.velocity_error_bound > target && std::isfinite(s.outcome.velocity_error_bound)) {
+        if (delta <= finest * (1 + 1e-12)) {
+            stopped = "memory";
+            break;
+        }
+        if (refinements == most_refinements || events >= options.max_events) {
+            stopped = "events";
+            break;
+        }
+        const double predicted = delta * std::pow(refine_margin * target / s.outcome.velocity_error_bound, 1 / merge_index.order);
+        const double next = std::max(finest, std::min(predicted, delta / least_refinement));
+        SolverOptions finer = o;
+        finer.time_resolution = next;
+        finer.max_events = options.max_events - events;
+        finer.rounding_check = false;  // the estimate comes from the levels
+        try {
+            CharacteristicsSolution f = track_fronts(chain, finer);
+            events += f.outcome.stats.events;
+            levels.insert(levels.begin(), std::move(s.outcome));
+            deltas.insert(deltas.begin(), delta);
+            s = std::move(f);
+        } catch (const FrontLimitExceeded&) {
+            stopped = "memory";
+            break;
+        } catch (const SolverLimitExceeded&) {
+            stopped = "events";
+            break;
+        }
+        ++refinements;
+        delta = next;
+        Outcome& fine = s.outcome;
+        if (fine.stats.merged_fronts == 0 && fine.stats.dropped_fronts == 0) {
+            fine.velocity_error_bound = 0;  // merged nothing at this resolution: exact
+            break;
+        }
+        // The coarser runs: the previous levels and, below the first, the first level's coarser run
+        // is represented by its estimate carried (the first level's bound already includes it).
+        std::vector<ResolvedRun> runs{{&fine, 1 / delta}};
+        for (std::size_t k = 0; k < levels.size(); ++k) runs.push_back({&levels[k], 1 / deltas[k]});
+        const double carried_first = levels.back().velocity_error_bound *
+                                     std::pow(delta / deltas.back(), merge_index.order);
+        fine.velocity_error_kind = Outcome::ErrorKind::estimate;
+        fine.velocity_error_bound =
+            std::max({carried_first, merged_energy_error(fine, scale),
+                      run_sequence_estimate(runs, merge_index.order, merge_index.safety, characteristics_rounding * scale)});
+        fine.stats.estimate_events = levels.front().stats.events;
+        fine.accuracy = std::max(characteristics_accuracy(options), fine.velocity_error_bound / scale);
+    }
+    Outcome& o_final = s.outcome;
+    // Warnings of the first level (its estimate's run) stay with the outcome.
+    if (!levels.empty()) o_final.warnings.insert(o_final.warnings.begin(), levels.back().warnings.begin(), levels.back().warnings.end());
+    AccuracyReport& r = o_final.accuracy_report;
+    r.memory_budget = budget * resident_bytes_per_front;
+    r.time_resolution = delta;
+    r.peak_resident_memory = peak_resident_memory();
+    state_accuracy(o_final, options, second, false, scale);
+    if (!r.met() && r.status != AccuracyStatus::chaotic && r.status != AccuracyStatus::no_estimate) {
+        const double reached = o_final.velocity_error_bound / scale;
+        // The resolution E ~ delta^(1/2) predicts for the target, and the fronts the merging bound
+        // gives there; but no run stores more fronts than it creates, and the run without merging
+        // creates about as many as this one did: the smaller of the two is what the target needs,
+        // tracked without merging when it is the latter.
+        const double needed = delta * std::pow(target / o_final.velocity_error_bound, 1 / merge_index.order);
+        const double merged_need = fronts_at(chain, needed);
+        const double created = static_cast<double>(o_final.stats.fronts);
+        const bool unmerged = created < merged_need;
+        r.fronts_needed = std::max(unmerged ? created : merged_need, 0.5 * static_cast<double>(budget));
+        const std::string need = fmt::format(
+            "{:.2g} V would need about {:.2g} fronts ({}, max_memory {} MB){}", accuracy_target(options), r.fronts_needed,
+            mb(r.fronts_needed * resident_bytes_per_front), options.max_memory,
+            unmerged ? " tracked without merging (as many as this run created)"
+                     : fmt::format(" at time_resolution = {:.2g} (the error taken to fall as its square root)", needed));
+        if (stopped == "events") {
+            r.status = AccuracyStatus::event_budget;
+            r.statement = fmt::format("event budget: {:.2g} V reached at time_resolution = {:.3g}; refining further "
+                                      "would exceed max_events = {} event groups; {}",
+                                      reached, delta, options.max_events, need);
+        } else {
+            r.status = AccuracyStatus::front_proliferation;
+            r.statement = fmt::format("front proliferation: {:.2g} V reached at time_resolution = {:.3g}, the finest "
+                                      "whose fronts fit the memory budget; {}", reached, delta, need);
+        }
+    }
+    return s;
+}
+
+}  // namespace
+
+CharacteristicsSolution solve_characteristics(const Chain& chain, const SolverOptions& options) {
+    CharacteristicsSolution s = [&] {
+        if (!options.time_resolution) return solve_to_accuracy(chain, options);
+        SecondRun second;
+        CharacteristicsSolution by_hand = solve_at_resolution(chain, options, second);
+        state_accuracy(by_hand.outcome, options, second, true, chain.velocity_scale());
+        if (by_hand.outcome.stats.merged_fronts > 0) by_hand.outcome.accuracy_report.time_resolution = *options.time_resolution;
+        return by_hand;
+    }();
+    const AccuracyReport& r = s.outcome.accuracy_report;
+    if (!r.met())
+        s.outcome.warnings.push_back(fmt::format("characteristics: accuracy {:.2g} of the velocity scale not met: {}",
+                                                 accuracy_target(options), r.statement));
     return s;
 }
 

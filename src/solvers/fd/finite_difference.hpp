@@ -33,10 +33,11 @@ namespace rodcollide {
 
 // ---- Resolution and limits ----------------------------------------------------------------------
 
-/// The error the default run aims at [-]: it refines the grid until its estimated final-velocity
-/// error is below this fraction of the velocity scale, within the work limit, or says that it did
-/// not (a warning and stats.velocity_error_target_met = false). docs/finite_difference.md.
-inline constexpr double finite_difference_accuracy = 1e-3;
+/// The error the default run aims at when [solver] accuracy is not set [-]: it refines the grid
+/// until its estimated final-velocity error is below this fraction of the velocity scale (or
+/// accuracy, when set), within the work limit, or says that it did not (a warning and
+/// stats.velocity_error_target_met = false). docs/finite_difference.md.
+inline constexpr double finite_difference_accuracy = default_finite_difference_accuracy;
 
 /// Relative accuracy of a run that is exact to rounding (Courant 1, every event on a grid time),
 /// and the floor of every error estimate [-]: the grid's own rounding, which conserves momentum

@@ -253,7 +253,7 @@ FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const Solve
     if (field) validate(*field);
     const bool default_resolution = options.cells == 0 && warnings.empty();
     const double scale = chain.velocity_scale();
-    const double target = finite_difference_accuracy * scale;
+    const double target = accuracy_target(options) * scale;
     const double floor = finite_difference_rounding * scale;
 
     FiniteDifferenceSolution fine = solve_on_grid(chain, options, first, field, warnings, field_rods);
@@ -321,7 +321,7 @@ FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const Solve
     if (!std::isfinite(estimate)) {
         o.warnings.push_back(fmt::format("finite differences: no error estimate: {}; so the target {:.0e} of the "
                                          "velocity scale is not shown; {}",
-                                         level.why_none, finite_difference_accuracy, level.remedy));
+                                         level.why_none, accuracy_target(options), level.remedy));
     } else if (estimate > target) {
         // Refined, yet the estimate fell by less than order 1/2 would make it: the grids do not
         // converge at the scheme's order where the outcome hinges on grazing re-contacts.
@@ -330,11 +330,32 @@ FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const Solve
         o.warnings.push_back(fmt::format(
             "finite differences: estimated velocity error {:.3g} m/s ({:.3g} of the velocity scale) misses the "
             "target {:.0e} of the velocity scale{}{}; use more cells or the characteristics method",
-            estimate, estimate / scale, finite_difference_accuracy, default_resolution ? " within the work limit" : "",
+            estimate, estimate / scale, accuracy_target(options), default_resolution ? " within the work limit" : "",
             stalled ? fmt::format(" (from {} to {} cells it fell from {:.2g} m/s only: the grids do not converge at "
                                   "the scheme's order, the outcome hinges on re-contacts the grid does not resolve)",
                                   first_cells, fine.grid.shortest_rod_cells, first_estimate)
                     : std::string()));
+    }
+    AccuracyReport& r = o.accuracy_report;
+    r.target = accuracy_target(options);  // relative already: target / scale is 0/0 when nothing moves
+    if (fine.exact()) {
+        r.status = AccuracyStatus::exact;
+        r.statement = "exact to rounding (Courant 1, every event on a grid time)";
+    } else if (!std::isfinite(estimate)) {
+        r.status = AccuracyStatus::no_estimate;
+        r.statement = fmt::format("no estimate: {}", level.why_none);
+    } else if (estimate <= target) {
+        r.status = AccuracyStatus::met;
+        r.statement = fmt::format("{:.2g} V reached (estimate) on {} cells, within the {:.2g} V asked for",
+                                  estimate / scale, fine.grid.shortest_rod_cells, r.target);
+    } else if (!default_resolution) {
+        r.status = AccuracyStatus::resolution_set;
+        r.statement = fmt::format("{:.2g} V reached on {} cells, set by hand; {:.2g} V asked for",
+                                  estimate / scale, fine.grid.shortest_rod_cells, r.target);
+    } else {
+        r.status = AccuracyStatus::work_budget;
+        r.statement = fmt::format("work limit: {:.2g} V reached on {} cells; {:.2g} V would need more grid work "
+                                  "than the limit allows", estimate / scale, fine.grid.shortest_rod_cells, r.target);
     }
     // The self-check of build_outcome held the run to its grid's accuracy; the outcome now states
     // the estimate's, so it is checked again against what it claims.

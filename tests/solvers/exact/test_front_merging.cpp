@@ -79,7 +79,7 @@ TEST_CASE("stored fronts are bounded by the time resolution, not by the run", "[
     o.keep_history = false;
     o.time_resolution = 0.05;
     o.exact_fronts = 0;  // merge from the start: ten rods fit the default budget of exact fronts
-    const double delta = o.time_resolution * chain.shortest_transit_time();
+    const double delta = *o.time_resolution * chain.shortest_transit_time();
     double bound = 0;
     for (const Element& e : chain.elements()) bound += 2 * (2 * (2 * e.transit_time / delta + 5) + 64);
     const Outcome merged = track_fronts(chain, o).outcome;
@@ -105,6 +105,7 @@ TEST_CASE("commensurate chains merge nothing at the default resolution: exact to
         // its lengths at 1e-9 V, test_rounding_check.cpp) is another matter.
         SolverOptions merging, exact;
         merging.rounding_check = exact.rounding_check = false;
+        merging.time_resolution = default_time_resolution;  // set by hand: merging beyond exact_fronts
         exact.time_resolution = 0;
         const Outcome a = solve_characteristics(chain, merging).outcome;
         const Outcome b = solve_characteristics(chain, exact).outcome;
@@ -151,6 +152,7 @@ TEST_CASE("the reported error covers the difference to a run at 100x finer resol
         SolverOptions options, fine;
         options.keep_history = fine.keep_history = false;  // as solve() runs it: only the outcome
         options.exact_fronts = fine.exact_fronts = 0;      // merge from the start (ten rods fit the budget)
+        options.time_resolution = default_time_resolution;  // set by hand: the estimate of one resolution
         fine.time_resolution = default_time_resolution / 100;
         const Outcome o = solve_characteristics(chain, options).outcome;
         const Outcome reference = solve_characteristics(chain, fine).outcome;
@@ -176,6 +178,7 @@ TEST_CASE("a chain whose fronts fit the exact budget is solved exactly at any ti
         const Chain chain = mismatched_chain(rng, 10, trial % 2 == 1, trial % 2 == 1);
         SolverOptions budget, exact, forced;
         budget.keep_history = exact.keep_history = forced.keep_history = false;
+        budget.time_resolution = forced.time_resolution = default_time_resolution;  // set by hand
         exact.time_resolution = 0;
         forced.exact_fronts = 0;
         const Outcome a = solve_characteristics(chain, budget).outcome;
