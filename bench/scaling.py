@@ -26,6 +26,20 @@ to reported error over the chains that merged fronts, the actual error measured 
 without merging (--time-resolution 0; where that does not finish within the limit, a run at
 100x finer resolution):
   /usr/bin/python3 bench/scaling.py --accuracy --sizes 3 10 20 30 100 --seeds 5 --large-seeds 2
+
+With --end-time T it prints instead the table of runs to a horizon (issue 25 item 6, docs/scaling.md
+"Runs to a horizon"): every chain is run with `--end-time` set to T times the chain's longest
+rod transit time (--end-time-unit rod, the default: the same physical span of the rods' own
+ringing at every size, so the rows compare the cost of following a chain for a fixed number of
+its rods' vibrations as the chain grows; every family's longest rod is 0.5 m, about 97 us in
+steel), T transits of the whole chain (--end-time-unit chain: the sum of the rods' transit times,
+which grows with the size) or T seconds (--end-time-unit s). Per size and family: the share that
+finished (a JSON outcome within the CPU-time limit and the solver's caps), median and worst CPU
+time, peak memory, median events, the accuracy_report status split with the largest accuracy
+reached (relative to V) and the largest momentum and energy balance errors (relative) among the
+chains that finished. Chains are written compactly (shared values in [defaults], an inline array
+of rods) so that 10,000 rods fit the case file's 1 MiB; they are the same chains, value for value:
+  /usr/bin/python3 bench/scaling.py --end-time 50 --sizes 100 1000 10000 --seeds 3 --large-seeds 3 --time-limit 60
 """
 import argparse
 import json
@@ -77,6 +91,39 @@ def case_text(family, size, seed):
         lines.append("[[rod]]")
         lines += [f"{k} = {v!r}" for k, v in rod.items()]
     return "\n".join(lines) + "\n"
+
+
+def toml_float(v):
+    """The shortest text TOML reads back as exactly v (repr, or its exponent form if shorter)."""
+    text = repr(float(v))
+    for digits in range(17):
+        short = f"{v:.{digits}e}"
+        if float(short) == v:
+            return short if len(short) < len(text) else text
+    return text
+
+
+def compact_case_text(family, size, seed):
+    """The chain of case_text(), value for value, in fewer bytes: the values most rods share in
+    [defaults], zero gaps and velocities left out, the rods as one inline array."""
+    rods = chain(family, size, seed)
+    shared = {}
+    for key in ("area", "density", "youngs_modulus"):
+        values = [r[key] for r in rods]
+        shared[key] = max(set(values), key=values.count)
+    lines = [f'title = "scaling {family} {size} rods, seed {seed}"', "rod = ["]
+    for rod in rods:
+        keys = [f"{k}={toml_float(v)}" for k, v in rod.items()
+                if not (k in shared and v == shared[k]) and not (k in ("gap", "velocity") and v == 0.0)]
+        lines.append("{" + ",".join(keys) + "},")
+    lines += ["]", "[defaults]"] + [f"{k} = {toml_float(v)}" for k, v in shared.items()]
+    return "\n".join(lines) + "\n"
+
+
+def transit_times(family, size, seed):
+    """(longest rod transit time, sum of the rods' transit times) of a chain, in seconds."""
+    times = [r["length"] / math.sqrt(r["youngs_modulus"] / r["density"]) for r in chain(family, size, seed)]
+    return max(times), sum(times)
 
 
 def run_one(binary, path, time_limit, extra):
@@ -145,6 +192,42 @@ def accuracy_row(binary, directory, family, size, seeds, time_limit, extra, verb
           f"{max(mems):.0f} | {ratio} |", flush=True)
 
 
+def horizon_row(binary, directory, family, size, seeds, time_limit, horizon, unit, extra, verbose):
+    """One row of the --end-time table (runs to a horizon)."""
+    finished, times, mems, events, statuses, reached, dp, de, spans = 0, [], [], [], {}, [], [], [], []
+    for seed in range(seeds):
+        path = os.path.join(directory, f"{family}_{size}_{seed}_horizon.toml")
+        with open(path, "w") as f:
+            f.write(compact_case_text(family, size, seed))
+        longest, whole = transit_times(family, size, seed)
+        end_time = horizon * {"rod": longest, "chain": whole, "s": 1.0}[unit]
+        spans.append(end_time)
+        outcome, cpu, mem, message = run_one(binary, path, time_limit, ["--end-time", repr(end_time)] + extra)
+        times.append(cpu)
+        mems.append(mem)
+        if outcome is None:
+            statuses["limit"] = statuses.get("limit", 0) + 1
+            state = message
+        else:
+            finished += 1
+            report = outcome["accuracy_report"]
+            statuses[report["status"]] = statuses.get(report["status"], 0) + 1
+            reached.append(report["reached"] if report["reached"] is not None else float("nan"))
+            events.append(outcome["stats"]["events"] + outcome["stats"].get("estimate_events", 0))
+            a, b = balance_errors(outcome)
+            dp.append(a)
+            de.append(b)
+            state = (f"t = {outcome['end_time']:.4g} s, settled {outcome['settled']}, events {events[-1]}, "
+                     f"peak stored fronts {outcome['stats']['peak_stored_fronts']}, {report['status']}: {report['statement']}")
+        if verbose:
+            print(f"  {family} {size} seed {seed}: {cpu:.3f} s, {mem:.0f} MB, {state}", file=sys.stderr, flush=True)
+    split = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
+    fmt = lambda xs: f"{max(xs):.2g}" if xs else "-"
+    med = lambda xs: f"{statistics.median(xs):.3g}" if xs else "-"
+    print(f"| {size} | {family} | {med(spans)} | {finished}/{seeds} | {statistics.median(times):.3g} | {max(times):.3g} | "
+          f"{max(mems):.0f} | {med(events)} | {split} | {fmt(reached)} | {fmt(dp)} | {fmt(de)} |", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--binary", default="build/rodcollide")
@@ -156,10 +239,27 @@ def main():
     ap.add_argument("--keep", help="write the case files to this directory")
     ap.add_argument("--verbose", action="store_true", help="one line per chain")
     ap.add_argument("--accuracy", action="store_true", help="the accuracy table (issue 25) instead")
+    ap.add_argument("--end-time", type=float, metavar="T",
+                    help="the table of runs to a horizon instead: run each chain to T --end-time-unit")
+    ap.add_argument("--end-time-unit", choices=("rod", "chain", "s"), default="rod",
+                    help="rod: the chain's longest rod transit time (default); chain: the sum of its rods' "
+                         "transit times; s: seconds")
     ap.add_argument("extra", nargs="*", help="more arguments for `rodcollide run` (after --)")
     args = ap.parse_args()
     directory = args.keep or tempfile.mkdtemp(prefix="rodcollide_scaling_")
     os.makedirs(directory, exist_ok=True)
+    if args.end_time is not None:
+        if not (math.isfinite(args.end_time) and args.end_time > 0):
+            ap.error(f"--end-time: {args.end_time}: must be finite and > 0")
+        print(f"| rods | family | median end_time [s] | finished | median s | worst s | peak MB | median events | "
+              f"accuracy_report status | max reached [V] | max momentum err | max energy err |")
+        print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |")
+        for size in args.sizes:
+            for family in args.families:
+                seeds = args.seeds if size < 100 else args.large_seeds
+                horizon_row(args.binary, directory, family, size, seeds, args.time_limit, args.end_time,
+                            args.end_time_unit, args.extra, args.verbose)
+        return
     if args.accuracy:
         print("| rods | family | meet the accuracy | say why not | median s | worst s | peak MB | "
               "max actual / reported error (chains merged) |")

@@ -82,7 +82,7 @@ public:
         // Times below are relative to the origin (0 unless rebasing moves it, move_time_origin()).
         const double record_until = options_.record_until.value_or(0);
         const auto recorded_until = [&] {
-            return std::max(record_until, outcome_.end_time + options_.record_after_settling) - time_origin_.origin();
+            return time_origin_.relative(std::max(record_until, outcome_.end_time + options_.record_after_settling));
         };
         bool have_outcome = false;
         double t = 0, t_next = 0;
@@ -153,7 +153,7 @@ public:
 private:
     const Element& element(std::ptrdiff_t e) const { return elements_[static_cast<std::size_t>(e)]; }
     /// The end time relative to the time origin (+inf without one).
-    double horizon() const { return options_.end_time.value_or(inf) - time_origin_.origin(); }
+    double horizon() const { return time_origin_.relative(options_.end_time.value_or(inf)); }
 
     /// Moves the time origin forward to time t, so that the times the solver computes from then
     /// on are small again (time_shift.hpp, docs/physics.md §6.6); returns the shift (t becomes

@@ -118,7 +118,7 @@ WaveField::WaveField(const Chain& chain) : chain_(chain) {
         alpha_.emplace_back(e.initial_velocity);
         beta_.emplace_back(e.initial_velocity);
     }
-    frozen_at_.resize(alpha_.size());
+    frozen_shift_.resize(alpha_.size());
 }
 
 namespace {
@@ -140,7 +140,10 @@ ArrivalWindow window(const StepFunction& f, double t, double T) {
 
 void WaveField::move_time_origin(const TimeShift& shift, double origin) {
     for (std::size_t e = 0; e < alpha_.size(); ++e) {
-        if (frozen_at_[e]) continue;
+        if (frozen_shift_[e]) {
+            frozen_shift_[e] = frozen_shift_[e]->then(shift);
+            continue;
+        }
         alpha_[e].shift_times(shift);
         beta_[e].shift_times(shift);
     }
@@ -149,17 +152,17 @@ void WaveField::move_time_origin(const TimeShift& shift, double origin) {
 }
 
 void WaveField::freeze(std::size_t e) {
-    if (!frozen_at_[e]) frozen_at_[e] = time_origin_;
+    if (!frozen_shift_[e]) frozen_shift_[e] = TimeShift{};
 }
 
 void WaveField::thaw(std::size_t e) {
-    if (!frozen_at_[e]) return;
-    if (*frozen_at_[e] != time_origin_) {
-        const TimeShift shift = TimeShift::between(*frozen_at_[e], time_origin_);
+    if (!frozen_shift_[e]) return;
+    const TimeShift shift = *frozen_shift_[e];
+    if (shift.hi != 0 || shift.lo != 0) {
         alpha_[e].shift_times(shift);
         beta_[e].shift_times(shift);
     }
-    frozen_at_[e].reset();
+    frozen_shift_[e].reset();
 }
 
 ArrivalWindow WaveField::alpha_window(std::size_t e, double t) const {

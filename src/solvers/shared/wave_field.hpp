@@ -118,8 +118,10 @@ public:
     /// [s]: 0 unless the solver moved it forward, which it does only without keep_history (long
     /// runs keep their times small, docs/physics.md §6.6).
     double time_origin() const { return time_origin_; }
-    /// Moves the time origin to `origin` [s] (absolute), shifting every stored time by `shift`
-    /// (a frozen element's at its thaw()).
+    /// Moves the time origin to `origin` [s] (absolute, for reference), shifting every stored time
+    /// by `shift` (a frozen element's at its thaw(), by the sum of the shifts it skipped: not by
+    /// the difference of two absolute origins, which a double holds only to an ulp of their size,
+    /// time_origin.hpp).
     void move_time_origin(const TimeShift& shift, double origin);
     /// Element e's histories are not read until thaw(e) (the exact solver's rod asleep, whose ends
     /// follow their paths): moving the origin skips them, and thaw(e) shifts them to the current
@@ -163,7 +165,7 @@ private:
     Chain chain_;
     std::vector<StepFunction> alpha_;
     std::vector<StepFunction> beta_;
-    std::vector<std::optional<double>> frozen_at_;  // per element: the origin its times are relative to, if frozen
+    std::vector<std::optional<TimeShift>> frozen_shift_;  // per element, if frozen: the moves it skipped, summed
     double valid_until_ = 0;
     double time_origin_ = 0;
 };
