@@ -91,14 +91,22 @@ std::vector<std::string> gather(const std::string& mine) { return {mine}; }
 #endif
 
 std::variant<std::vector<std::string>, int> gather_shards(std::string_view command, const std::string& payload,
-                                                          const std::string& failure) {
-    // One byte says which: a failed rank sends its error, and rank 0 must tell the two apart.
-    std::vector<std::string> parts = gather(failure.empty() ? "+" + payload : "!" + failure);
-    if (rank() != 0) return failure.empty() ? exit_ok : exit_failure;
+                                                          const std::string& failure, int failure_status) {
+    // One byte says which: a failed rank sends its error after "!" and its exit status (one digit),
+    // and rank 0 must tell the two apart.
+    std::string mine(1, failure.empty() ? '+' : '!');
+    if (failure.empty()) {
+        mine += payload;
+    } else {
+        mine += static_cast<char>('0' + failure_status % 10);
+        mine += failure;
+    }
+    std::vector<std::string> parts = gather(mine);
+    if (rank() != 0) return failure.empty() ? exit_ok : failure_status;
     for (std::size_t r = 0; r < parts.size(); ++r)
         if (parts[r].starts_with('!')) {
-            fmt::print(stderr, "rodcollide {}: rank {}: {}\n", command, r, parts[r].substr(1));
-            return exit_failure;
+            fmt::print(stderr, "rodcollide {}: rank {}: {}\n", command, r, parts[r].substr(2));
+            return parts[r][1] - '0';
         }
     for (std::string& p : parts) p.erase(0, 1);
     return parts;

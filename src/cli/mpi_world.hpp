@@ -4,6 +4,7 @@
 // single-process answer (rank 0 of 1), so the commands need no #ifdef.
 #pragma once
 
+#include "command.hpp"
 #include "rodcollide/errors.hpp"
 
 #include <cstddef>
@@ -47,8 +48,9 @@ void use_ranks_as_shards(Options& options, bool shard_given, bool threads_given)
 /// Every rank's shard on rank 0, in rank order: this rank's `payload`, or its `failure` when that
 /// is not empty (then `payload` is ignored). Collective. Rank 0 gets the payloads when no rank
 /// failed; otherwise the exit status to return: rank 0 prints the first failed rank's error as
-/// "rodcollide COMMAND: rank R: ..." and returns exit_failure, the other ranks return theirs.
+/// "rodcollide COMMAND: rank R: ..." and returns that rank's `failure_status` (exit_failure, or
+/// exit_bad_input for what one process reports as bad input), the other ranks return theirs.
 std::variant<std::vector<std::string>, int> gather_shards(std::string_view command, const std::string& payload,
-                                                          const std::string& failure);
+                                                          const std::string& failure, int failure_status = exit_failure);
 
 }  // namespace rodcollide::cli::mpi

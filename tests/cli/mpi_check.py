@@ -59,6 +59,49 @@ def main():
             failures.append(f"mpirun -n 2 sweep: exit {status}, JSON identical {out == threaded}, CSV identical {same_csv}")
         else:
             print("mpirun -n 2 sweep: identical to the threaded run")
+        # The cone sweep of four rods: every rank solves its shard, rank 0 joins them and finds the
+        # cones, facets and law. Each run writes into its own directory under the same names, and
+        # every file (CSV, exported law, the map's data, script and picture) must be the same bytes.
+        cone = [binary, "sweep", os.path.join(source, "cases", "cones", "rods_1_2_2_1.toml"), "--directions", "300",
+                "--laws", "sequential,newton"]
+
+        def cone_run(name, launcher, extra):
+            out_dir = os.path.join(tmp, name)
+            os.mkdir(out_dir)
+            files = ["--csv", os.path.join(out_dir, "map.csv"), "--export-law", os.path.join(out_dir, "law.json"),
+                     "--plot", os.path.join(out_dir, "map.svg")]
+            text = run(launcher + cone + extra)
+            json = run(launcher + cone + extra + ["--json"] + files)
+            written = {f: open(os.path.join(out_dir, f), "rb").read() for f in sorted(os.listdir(out_dir))}
+            return text, json, written
+
+        (t_status, t_text, t_err), (j_status, j_text, j_err), threaded_files = cone_run("cone_threads", [], ["--threads", "2"])
+        if t_status != 0 or j_status != 0:
+            sys.exit(f"the threaded cone sweep failed: {t_err}{j_err}")
+        for ranks in (1, 2, 3):
+            (ts, text, te), (js, json, je), files = cone_run(f"cone_mpi{ranks}", mpirun + ["-n", str(ranks)], [])
+            differ = [what for what, same in (("text", text == t_text), ("JSON", json == j_text),
+                                              ("files", files == threaded_files)) if not same]
+            if ts != 0 or js != 0 or differ:
+                failures.append(f"mpirun -n {ranks} cone sweep: exit {ts}/{js} {te.strip()} {je.strip()}; "
+                                f"differs: {differ} {sorted(threaded_files)} vs {sorted(files)}")
+            else:
+                print(f"mpirun -n {ranks} cone sweep: identical to the threaded run (text, JSON, {', '.join(files)})")
+        # A bad command line is refused by every rank before any work: one line, from rank 0.
+        status, out, err = run(mpirun + ["-n", "2"] + cone + ["--shard", "1/2"])
+        lines = [l for l in err.splitlines() if l.startswith("rodcollide")]
+        if status == 0 or out or len(lines) != 1 or "--shard" not in lines[0]:
+            failures.append(f"mpirun -n 2 cone sweep with --shard: exit {status}, stdout {out!r}, stderr {err!r}")
+        else:
+            print("mpirun -n 2 cone sweep with --shard: one error line, from rank 0")
+        # An error in the ranks' solves (a grid refused before it is built): one line from rank 0,
+        # with the exit status of one process (2, bad input).
+        status, out, err = run(mpirun + ["-n", "2"] + cone + ["--method", "finite-difference", "--cells", "100000000"])
+        lines = [l for l in err.splitlines() if l.startswith("rodcollide")]
+        if status != 2 or out or len(lines) != 1 or not lines[0].startswith("rodcollide sweep: rank 0: finite differences"):
+            failures.append(f"mpirun -n 2 cone sweep refused by the solver: exit {status}, stdout {out!r}, stderr {err!r}")
+        else:
+            print("mpirun -n 2 cone sweep refused by the solver: one error line, from rank 0, exit 2")
         status, out, err = run(mpirun + ["-n", "2"] + args + ["--precision", "0"])
         lines = [l for l in err.splitlines() if l.startswith("rodcollide")]
         if status == 0 or out or lines != ["rodcollide ensemble: --precision: must be > 0, got 0"]:

@@ -341,7 +341,8 @@ TEST_CASE("key table: the reader requires every required key", "[case_keys]") {
 TEST_CASE("key table: the fuzz mutator writes every key written as a line", "[case_keys][fuzz]") {
     const std::pair<std::string_view, CaseTable> tables[] = {
         {"", CaseTable::top_level}, {"rod", CaseTable::rod},   {"rod.segment", CaseTable::segment},
-        {"end", CaseTable::end},    {"load", CaseTable::load}, {"gauge", CaseTable::gauge}};
+        {"end", CaseTable::end},    {"load", CaseTable::load}, {"gauge", CaseTable::gauge},
+        {"ensemble", CaseTable::ensemble}, {"ensemble.perturb", CaseTable::perturb}};
     for (const auto& [name, table] : tables) {
         INFO(name);
         const auto row = std::ranges::find(fuzz::case_keys, name, &fuzz::TableKeys::table);
