@@ -18,8 +18,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <iterator>
+#include <limits>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -104,15 +104,17 @@ SolverOptions direction_solver(const ConeSweepOptions& options) {
 /// its shard, stays as it is).
 ConeSweepSolves joined(std::vector<ConeSweepSolves> parts) {
     if (parts.empty()) throw std::invalid_argument("join_cone_sweep: no shards");
+    for (const ConeSweepSolves& p : parts)
+        if (p.last < p.first || p.last - p.first != p.points.size() || p.sequential_post.size() != p.points.size() ||
+            p.sequential_signatures.size() != p.points.size() || p.consistency.size() != p.points.size())
+            throw std::invalid_argument("join_cone_sweep: a shard's solves do not match its directions");
     if (parts.size() == 1) return std::move(parts.front());
     const std::size_t count = parts.size();
     ConeSweepSolves all;
     all.shard = Shard{};
     for (std::size_t k = 0; k < count; ++k) {
         ConeSweepSolves& p = parts[k];
-        if (p.shard.index != k + 1 || p.shard.count != count || p.first != all.last ||
-            p.last - p.first != p.points.size() || p.sequential_post.size() != p.points.size() ||
-            p.sequential_signatures.size() != p.points.size() || p.consistency.size() != p.points.size())
+        if (p.shard.index != k + 1 || p.shard.count != count || p.first != all.last)
             throw std::invalid_argument("join_cone_sweep: not shards 1..n of one sweep, in order");
         all.last = p.last;
         std::move(p.points.begin(), p.points.end(), std::back_inserter(all.points));
@@ -221,9 +223,15 @@ ConeSweepResult join_cone_sweep(const std::string& title, const Chain& chain, co
     r.directions = options.directions;
     r.rays = options.boundary_rays ? boundary_rays(nb).size() : 0;
     r.shard = solves.shard;
-    if (std::make_pair(solves.first, solves.last) != shard_range(r.directions + r.rays, r.shard) ||
-        solves.points.size() != solves.last - solves.first)
+    if (r.shard.index < 1 || r.shard.index > r.shard.count ||
+        std::make_pair(solves.first, solves.last) != shard_range(r.directions + r.rays, r.shard))
         throw std::invalid_argument("join_cone_sweep: the shards' directions are not those of these options");
+    for (std::size_t j = 0; j < solves.points.size(); ++j) {
+        const ConeSweepPoint& p = solves.points[j];
+        if (p.index != solves.first + j || p.gamma_pre.size() != nb - 1 || p.gamma_post.size() != nb - 1 ||
+            p.law_post.size() != r.laws.size() || p.law_error.size() != r.laws.size())
+            throw std::invalid_argument("join_cone_sweep: the shards' solves are not of this chain and these laws");
+    }
     std::tie(r.first, r.last) = std::make_pair(solves.first, solves.last);
     r.points = std::move(solves.points);
     const std::vector<Eigen::VectorXd>& seq_post = solves.sequential_post;
