@@ -4,6 +4,9 @@
 
 #include "command.hpp"
 
+#include "rodcollide/errors.hpp"
+#include "rodcollide/solve.hpp"
+
 #include <fmt/format.h>
 
 #include <climits>
@@ -90,19 +93,32 @@ std::vector<std::string> gather(const std::string& mine) { return {mine}; }
 
 #endif
 
+Failure failure_of(const std::exception& e) {
+    const bool bad_input = dynamic_cast<const InvalidInput*>(&e) || dynamic_cast<const UnsupportedMethod*>(&e) ||
+                           dynamic_cast<const InvalidResolution*>(&e);
+    std::string message = e.what();
+    if (message.empty()) message = "unknown error";  // a failure is told from a payload by its text
+    return {std::move(message), bad_input ? exit_bad_input : exit_failure};
+}
+
 std::variant<std::vector<std::string>, int> gather_shards(std::string_view command, const std::string& payload,
-                                                          const std::string& failure, int failure_status) {
-    // One byte says which: a failed rank sends its error after "!" and its exit status (one digit),
-    // and rank 0 must tell the two apart.
-    std::string mine(1, failure.empty() ? '+' : '!');
-    if (failure.empty()) {
-        mine += payload;
+                                                          const std::optional<Failure>& failure) {
+    if (size() == 1) {  // the line and status main gives an error that escapes the command
+        if (!failure) return std::vector<std::string>{payload};
+        fmt::print(stderr, "rodcollide {}: {}\n", command, failure->message);
+        return failure->status;
+    }
+    // One byte says which: a failed rank sends "!", its exit status (one digit) and its error, and
+    // rank 0 must tell the two apart.
+    std::string mine(1, failure ? '!' : '+');
+    if (failure) {
+        mine += static_cast<char>('0' + failure->status % 10);
+        mine += failure->message;
     } else {
-        mine += static_cast<char>('0' + failure_status % 10);
-        mine += failure;
+        mine += payload;
     }
     std::vector<std::string> parts = gather(mine);
-    if (rank() != 0) return failure.empty() ? exit_ok : failure_status;
+    if (rank() != 0) return failure ? failure->status : exit_ok;
     for (std::size_t r = 0; r < parts.size(); ++r)
         if (parts[r].starts_with('!')) {
             fmt::print(stderr, "rodcollide {}: rank {}: {}\n", command, r, parts[r].substr(2));

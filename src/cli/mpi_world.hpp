@@ -5,11 +5,15 @@
 #pragma once
 
 #include "command.hpp"
+#include "options.hpp"
 #include "rodcollide/errors.hpp"
 
 #include <cstddef>
+#include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -45,12 +49,41 @@ void use_ranks_as_shards(Options& options, bool shard_given, bool threads_given)
     if (!threads_given) options.threads = 1;
 }
 
-/// Every rank's shard on rank 0, in rank order: this rank's `payload`, or its `failure` when that
-/// is not empty (then `payload` is ignored). Collective. Rank 0 gets the payloads when no rank
-/// failed; otherwise the exit status to return: rank 0 prints the first failed rank's error as
-/// "rodcollide COMMAND: rank R: ..." and returns that rank's `failure_status` (exit_failure, or
-/// exit_bad_input for what one process reports as bad input), the other ranks return theirs.
+/// What this rank's work threw, as one process reports it: its text and the exit status,
+/// exit_bad_input for bad input (InvalidInput, a member's chain refused by the model included;
+/// UnsupportedMethod; InvalidResolution, a grid over the limits), exit_failure for the rest.
+struct Failure {
+    std::string message;
+    int status = exit_failure;
+};
+Failure failure_of(const std::exception& e);
+
+/// Every rank's shard on rank 0, in rank order: this rank's `payload`, or its `failure` (then
+/// `payload` is ignored). Collective. Rank 0 gets the payloads when no rank failed; otherwise the
+/// exit status to return: rank 0 prints the first failed rank's error as "rodcollide COMMAND:
+/// rank R: ..." and returns that rank's status, the other ranks return theirs. In one process
+/// (no mpirun) a failure is printed as "rodcollide COMMAND: ..." and its status returned.
 std::variant<std::vector<std::string>, int> gather_shards(std::string_view command, const std::string& payload,
-                                                          const std::string& failure, int failure_status = exit_failure);
+                                                          const std::optional<Failure>& failure);
+
+/// The one way from the ranks' split to rank 0 (`ensemble`, `sweep` of three rods and of more):
+/// runs this rank's `work`, which returns what the rank sends to rank 0 (its shard's bytes; in
+/// one process nothing, as nobody reads it), clears the progress line and gathers. Whatever
+/// `work` throws goes through the gather too, so no rank is left waiting in it for a rank that
+/// returned alone (docs/ensemble.md "MPI"): rank 0 prints one line, every rank returns the exit
+/// status one process gives. The caller returns the int; with the list, rank 0 joins the shards.
+template <class Work>
+std::variant<std::vector<std::string>, int> run_and_gather(std::string_view command, ProgressReporter& progress,
+                                                           Work&& work) {
+    std::string payload;
+    std::optional<Failure> failure;
+    try {
+        payload = std::forward<Work>(work)();
+    } catch (const std::exception& e) {
+        failure = failure_of(e);
+    }
+    progress.finish();
+    return gather_shards(command, payload, failure);
+}
 
 }  // namespace rodcollide::cli::mpi

@@ -154,29 +154,16 @@ int run_cone_sweep(const Case& c, const SweepOptions& flags, std::uint64_t seed,
     options.progress = [&progress](std::size_t done, std::size_t total) { progress.report(done, total); };
     std::optional<ConeSweepResult> result;
     std::optional<ConeSweepSolves> solves;  // under MPI: this rank's shard
-    std::string failure;                    // under MPI: this rank's error, for rank 0 to report
-    int failure_status = exit_failure;
-    try {
-        if (mpi::size() == 1)
-            result = cone_sweep(c.title, c.chain, options);
-        else
-            solves = solve_cone_sweep_shard(c.chain, options);
-    } catch (const std::exception& e) {
-        const bool bad_input = dynamic_cast<const UnsupportedMethod*>(&e) || dynamic_cast<const InvalidResolution*>(&e);
+    auto gathered = mpi::run_and_gather("sweep", progress, [&] {
         if (mpi::size() == 1) {
-            if (bad_input) return usage_error("sweep", e.what());
-            throw;
+            result = cone_sweep(c.title, c.chain, options);
+            return std::string();
         }
-        // Under MPI every error goes to rank 0, so that no rank is left waiting for another.
-        failure = e.what();
-        if (bad_input) failure_status = exit_bad_input;
-    }
-    progress.finish();
+        solves = solve_cone_sweep_shard(c.chain, options);
+        return mpi::rank() == 0 ? std::string() : cone_sweep_solves_bytes(*solves);  // rank 0 keeps its own
+    });
+    if (const int* status = std::get_if<int>(&gathered)) return *status;
     if (mpi::size() > 1) {  // rank 0 joins the ranks' solves into the one sweep
-        const bool send = failure.empty() && mpi::rank() != 0;  // rank 0 keeps its own
-        auto gathered =
-            mpi::gather_shards("sweep", send ? cone_sweep_solves_bytes(*solves) : "", failure, failure_status);
-        if (const int* status = std::get_if<int>(&gathered)) return *status;
         const std::vector<std::string>& parts = std::get<std::vector<std::string>>(gathered);
         std::vector<ConeSweepSolves> shards;
         shards.push_back(std::move(*solves));
@@ -283,6 +270,7 @@ int run_sweep(const std::vector<std::string>& args) {
         return usage_error("sweep", flag_error(e, visible));
     }
 
+    const unsigned threads = options.threads;  // --threads, or all hardware threads
     if (mpi::size() > 1) {
         try {
             mpi::use_ranks_as_shards(options, vm.count("shard") > 0, vm.count("threads") > 0);
@@ -295,27 +283,19 @@ int run_sweep(const std::vector<std::string>& args) {
     ProgressReporter progress("sweep");
     options.progress = [&progress](std::size_t done, std::size_t total) { progress.report(done, total); };
     std::optional<SweepResult> result;
-    std::string failure;  // under MPI: this rank's error, for rank 0 to report
-    try {
+    auto gathered = mpi::run_and_gather("sweep", progress, [&] {
         result = sweep(c.title, c.chain, options);
-    } catch (const UnsupportedMethod& e) {
-        return usage_error("sweep", e.what());
-    } catch (const InvalidResolution& e) {  // a grid over the limits, refused before it is built
-        return usage_error("sweep", e.what());
-    } catch (const std::exception& e) {
-        if (mpi::size() == 1) throw;
-        failure = e.what();
-    }
-    progress.finish();
+        return mpi::size() > 1 ? pack_points(*result) : std::string();
+    });
+    if (const int* status = std::get_if<int>(&gathered)) return *status;
     if (mpi::size() > 1) {  // rank 0 joins the ranks' shards into the one sweep
-        auto gathered = mpi::gather_shards("sweep", failure.empty() ? pack_points(*result) : "", failure);
-        if (const int* status = std::get_if<int>(&gathered)) return *status;
         const std::vector<std::string>& parts = std::get<std::vector<std::string>>(gathered);
         std::vector<SweepResult> shards;
         for (std::size_t r = 0; r < parts.size(); ++r)
             shards.push_back(r == 0 ? *result : unpack_points(*result, {r + 1, parts.size()}, parts[r]));
         result = merge_sweeps(std::move(shards), options.linear_tolerance);
         options.shard = Shard{};
+        options.threads = threads;  // the law's cone sweep, on rank 0 alone: the other ranks are done
     }
     if (vm.count("export-law")) {  // three rods: the printed sweep stays as it is; the law comes from a cone sweep
         ConeSweepOptions cone = cone_options(options, seed);
