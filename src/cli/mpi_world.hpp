@@ -27,6 +27,11 @@ class Session {
 public:
     Session(int& argc, char**& argv);
     ~Session();
+    /// main's last step, with the command's name (empty if none) and exit status, which it returns.
+    /// Under mpirun, a rank that did not reach the split (run_and_gather) meets there the ranks
+    /// that did: they learn that it stopped, rank 0 prints its error (what it wrote to stderr) as
+    /// "rodcollide COMMAND: rank R: ...", and none is left waiting. Without MPI it does nothing.
+    int finish(std::string_view command, int status);
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
 };
@@ -72,9 +77,17 @@ std::variant<std::vector<std::string>, int> gather_shards(std::string_view comma
 /// `work` throws goes through the gather too, so no rank is left waiting in it for a rank that
 /// returned alone (docs/ensemble.md "MPI"): rank 0 prints one line, every rank returns the exit
 /// status one process gives. The caller returns the int; with the list, rank 0 joins the shards.
+/// The split: every rank says it is ready to do its part of the work, and learns whether all
+/// are. 0 when they are; otherwise the exit status to return, after rank 0 printed the first
+/// stopped rank's error (a rank can stop before the work is split where the others do not: a case
+/// file or output directory its node does not see, a missing gnuplot). Collective: the ranks that
+/// stopped take part from Session::finish. Without MPI: 0.
+int split(std::string_view command);
+
 template <class Work>
 std::variant<std::vector<std::string>, int> run_and_gather(std::string_view command, ProgressReporter& progress,
                                                            Work&& work) {
+    if (const int status = split(command)) return status;
     std::string payload;
     std::optional<Failure> failure;
     try {

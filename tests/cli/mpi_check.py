@@ -7,7 +7,8 @@ only; and an error on one rank only (an ensemble member whose perturbed gap the 
 drawn in rank 1's block) goes through the gather: one line from rank 0, the exit status one process
 gives (2), no file written, no rank left waiting (every mpirun runs under `timeout`, so a hang
 fails this test instead of blocking ctest); a rank whose members all failed still sends them, and
-the report is the single run's, as is `merge` of shards one of which has no member solved. Standard library only.
+the report is the single run's, as is `merge` of shards one of which has no member solved; a rank
+that stops before the split (its node has no case file) does not leave rank 0 waiting either. Standard library only.
 
     mpi_check.py MPIEXEC RODCOLLIDE SOURCE_DIR
 """
@@ -214,6 +215,27 @@ def one_rank_failure(tmp, source, binary, mpirun, run, said, failures):
                         f"{out == single}, CSV identical {same_csv}, stderr {err!r}")
     else:
         print("merge of shards, one with every member failed: identical to the single run (JSON, CSV)")
+    # A rank that stops before the work is split, where the others do not: the case file is not
+    # where that rank's node looks (the ranks start in two directories, only one holds it; a
+    # cluster node without the shared file system, or a node-local path). Rank 0 must not wait for
+    # it: one line from rank 0 naming rank 1, exit 2 (as one process without the file), no file.
+    for name in ("node_with_case", "node_without_case"):
+        os.mkdir(os.path.join(tmp, name))
+    with open(os.path.join(tmp, "node_with_case", "wide_gap.toml"), "w") as f:
+        f.write(WIDE_GAP)
+    relative = ["ensemble", "wide_gap.toml", "--members", "8", "--seed", "1",
+                "--perturb", 'key = "gap", rods = [1], relative = 0.01', "--csv", "members.csv"]
+    exe = os.path.abspath(binary)  # the ranks start elsewhere
+    mpmd = mpirun + ["-n", "1", "-wdir", os.path.join(tmp, "node_with_case"), exe] + relative + \
+        [":", "-n", "1", "-wdir", os.path.join(tmp, "node_without_case"), exe] + relative
+    status, out, err = run(mpmd, limit=60)
+    lines = said(err)
+    if status != 2 or out or len(lines) != 1 or not lines[0].startswith("rodcollide ensemble: rank 1: wide_gap.toml") \
+            or os.listdir(os.path.join(tmp, "node_with_case")) != ["wide_gap.toml"]:
+        failures.append(f"mpirun with the case file on rank 0's node only: exit {status} (124: hung), stdout {out!r}, "
+                        f"stderr {err!r}")
+    else:
+        print("mpirun with the case file on rank 0's node only: one error line, from rank 0, naming rank 1, exit 2")
     # The three-rod sweep refused by the solver on every rank: through the gather too.
     sweep = [binary, "sweep", os.path.join(source, "cases", "seed000_three_rods.toml"), "--method", "finite-difference", "--cells", "100000000", "--directions", "8"]
     status, out, err = run(mpirun + ["-n", "2"] + sweep, limit=60)
