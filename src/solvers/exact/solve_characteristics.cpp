@@ -12,6 +12,7 @@
 // in the last place, and E = 3 max_i |u_i - u'_i| (the safety factor of a two-run estimate) is
 // reported as the estimate when it exceeds the rounding the exact solver states.
 #include "solvers/exact/characteristics.hpp"
+#include "solvers/exact/front_budget.hpp"
 #include "outcome/error_estimate.hpp"
 #include "base/resident_memory.hpp"
 
@@ -179,32 +180,6 @@ CharacteristicsSolution solve_at_resolution(const Chain& chain, const SolverOpti
     return s;
 }
 
-/// Stored fronts the memory budget holds: max_memory / resident_bytes_per_front, at most max_fronts.
-std::size_t front_budget(const SolverOptions& options) {
-    const double fronts = static_cast<double>(options.max_memory) * 1e6 / resident_bytes_per_front;
-    return std::min(options.max_fronts, static_cast<std::size_t>(fronts));
-}
-
-/// Sum over the elements of T_e / T_min.
-double transit_sum(const Chain& chain) {
-    double sum = 0;
-    for (const Element& e : chain.elements()) sum += e.transit_time;
-    return sum / chain.shortest_transit_time();
-}
-
-/// Stored fronts the chain may hold once merged at time resolution delta (relative to T_min): each
-/// history 2T/delta + 5 pieces in flight, as many again arrived, and 64 kept as margin, two
-/// histories per element (the bound tests/solvers/exact/test_front_merging.cpp checks).
-double fronts_at(const Chain& chain, double delta) {
-    return 8 * transit_sum(chain) / delta + 148.0 * static_cast<double>(chain.elements().size());
-}
-
-/// The finest time resolution whose merged fronts fit in half the budget: the other half holds
-/// the fronts tracked exactly until merging began, which drain within a transit time.
-double finest_resolution(const Chain& chain, std::size_t budget) {
-    const double room = 0.5 * static_cast<double>(budget) - 148.0 * static_cast<double>(chain.elements().size());
-    return room > 0 ? 8 * transit_sum(chain) / room : largest_time_resolution;
-}
 
 /// The order the estimate assumes when predicting the resolution a target needs (E ~ delta^p,
 /// p = merge_index.order), and the margin below that prediction a refinement aims at.
@@ -262,7 +237,8 @@ void state_accuracy(Outcome& o, const SolverOptions& options, const SecondRun& s
 }
 
 /// The solve of solve_characteristics() without time_resolution set (docs/physics.md §5.1,
-/// "Accuracy by default"): exact while the fronts fit half of the memory budget; beyond, merged at
+/// "Accuracy by default"): exact while the fronts fit the plan's share of the memory budget (half,
+/// unless the merged fronts need more, front_budget.hpp); beyond, merged at
 /// the coarsest resolution tried, default_time_resolution, then refined towards the resolution
 /// the estimate predicts for the target (E ~ delta^(1/2)), down to the finest whose fronts fit the
 /// budget, while the estimate misses the target and events remain of max_events.
@@ -270,38 +246,37 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
     const double scale = chain.velocity_scale();
     const double target = accuracy_target(options) * scale;
     const std::size_t budget = front_budget(options);
-    const double finest = std::min(finest_resolution(chain, budget), largest_time_resolution);
+    const FrontBudgetPlan plan = plan_front_budget(chain, budget);
+    const double finest = plan.finest;
     SolverOptions o = options;
     // Fronts kept for a diagram or gauges (keep_history) are never merged and cost a StepFunction
     // piece each (16 bytes), not the resident_bytes_per_front of fronts being tracked: such a run
-    // tracks exactly up to half the budget as any other, but keeps max_fronts as its cap, as before
+    // tracks exactly up to the plan's share as any other, but keeps max_fronts as its cap, as before
     // accuracy drove the resolution (a vibrating chain with a gauge to end_time = 10 s holds 2.4 M,
     // cases/ends/stepped_striker_wall.toml, tests/solvers/exact/test_accuracy_budget.cpp).
     o.max_fronts = options.keep_history ? options.max_fronts : budget;
-    o.exact_fronts = budget / 2;
+    o.exact_fronts = plan.exact_fronts;
     o.time_resolution = std::clamp(default_time_resolution, finest, largest_time_resolution);
     const bool capped_by_fronts = o.max_fronts == options.max_fronts;
     const auto out_of_memory = [&](const FrontLimitExceeded& e) {
         return SolverLimitExceeded(fmt::format(
             "characteristics solver: the stored fronts outgrew the memory budget at t = {:g}: {} fronts of {} bytes "
-            "(max_memory = {} MB{}) even merged at time_resolution = {:g}; raise [solver] max_memory (--max-memory){}, "
+            "(max_memory = {} MB{}) even merged at time_resolution = {:g}{}; raise [solver] max_memory (--max-memory){}, "
             "set time_resolution by hand, or set [solver] end_time",
             e.time, o.max_fronts, resident_bytes_per_front, options.max_memory,
             capped_by_fronts ? fmt::format(", max_fronts = {}", options.max_fronts) : "", *o.time_resolution,
+            plan.bounded ? ""
+                         : fmt::format(" (the {} elements may hold about {:.3g} merged at the coarsest resolution)",
+                                       chain.elements().size(), fronts_at(chain, largest_time_resolution)),
             capped_by_fronts ? " and max_fronts (--max-fronts)" : ""));
     };
     SecondRun second;
+    // No second attempt merging from the start: the fronts tracked exactly drain within a transit
+    // time once merging begins, so the peak is set by the merged fronts, and a run that outgrows the
+    // budget outgrew it merged from the start as well (seeded chains of 10-30 rods at max_fronts
+    // 1,000-3,200: every run that stopped with half the budget exact stopped merged from the start).
     CharacteristicsSolution s = [&] {
         try {
-            return solve_at_resolution(chain, o, second);
-        } catch (const FrontLimitExceeded&) {
-            // Fronts kept for a diagram (keep_history) are never merged, so tracking exactly up to
-            // half the budget can leave too little room; merge from the start, as before accuracy
-            // drove the resolution (a vibrating chain to end_time = 10 s, python/tests/test_gil.py).
-        }
-        try {
-            o.exact_fronts = SolverOptions{}.exact_fronts;
-            second = SecondRun{};
             return solve_at_resolution(chain, o, second);
         } catch (const FrontLimitExceeded& e) {
             throw out_of_memory(e);

@@ -6,6 +6,7 @@
 #include "conservation.hpp"
 #include "run_cli.hpp"
 #include "solvers/exact/characteristics.hpp"
+#include "solvers/exact/front_budget.hpp"
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/solve.hpp"
 
@@ -188,6 +189,57 @@ TEST_CASE("a memory budget too small for the merged fronts stops the run with a 
         CHECK(what.find("max_memory = 1 MB, max_fronts = 2000") != std::string::npos);
         CHECK(what.find("--max-memory") != std::string::npos);
     }
+}
+
+TEST_CASE("the memory budget's split between exact and merged fronts holds the bound on stored fronts at every "
+          "chain length", "[characteristics][accuracy]") {
+    // The merged fronts' bound, fronts_at(delta) = 8 S / delta + 148 n_e, exceeds half the default
+    // budget (800,000) even at the coarsest resolution beyond about 2,500 steel rods of 0.05-0.5 m
+    // (the margin alone beyond 5,400 elements). Tracking exactly up to half the budget and merging
+    // at the coarsest resolution then promised more than the budget (3,000 rods: 800,000 exact +
+    // about 1e6 merged > 1.6e6); the split gives exact tracking what the merged fronts leave, and says
+    // when no split holds the bound (10,000 rods: about 3e6 merged > 1.6e6).
+    const std::size_t budget = front_budget_default();
+    for (const std::size_t rods : {10, 100, 1000, 3000, 10000}) {
+        INFO(rods << " rods");
+        const Chain chain = scaling_chain(ScalingFamily::mixed_touching, rods, 1);
+        const FrontBudgetPlan plan = plan_front_budget(chain, budget);
+        const double coarsest = fronts_at(chain, largest_time_resolution);
+        CHECK(plan.finest > 0);
+        CHECK(plan.finest <= largest_time_resolution);
+        if (coarsest <= 0.5 * static_cast<double>(budget)) {
+            // As before: half exact, and the finest resolution whose merged fronts fill the other half.
+            CHECK(plan.bounded);
+            CHECK(plan.exact_fronts == budget / 2);
+            CHECK(fronts_at(chain, plan.finest) == Approx(0.5 * static_cast<double>(budget)).epsilon(1e-12));
+        } else if (coarsest <= static_cast<double>(budget)) {
+            CHECK(plan.bounded);
+            CHECK(plan.finest == largest_time_resolution);
+            CHECK(plan.exact_fronts < budget / 2);
+        } else {
+            CHECK_FALSE(plan.bounded);
+            CHECK(plan.exact_fronts == budget / 2);  // chains whose fronts fit stay exact
+            CHECK(plan.finest == largest_time_resolution);
+        }
+        if (plan.bounded) CHECK(static_cast<double>(plan.exact_fronts) + fronts_at(chain, plan.finest) <= static_cast<double>(budget));
+        // Each regime occurs.
+        if (rods <= 1000) CHECK(coarsest <= 0.5 * static_cast<double>(budget));
+        if (rods == 3000) CHECK((coarsest > 0.5 * static_cast<double>(budget) && coarsest <= static_cast<double>(budget)));
+        if (rods == 10000) CHECK(coarsest > static_cast<double>(budget));
+    }
+    // The same regimes in a small budget, end to end: ten rods whose merged fronts need more than
+    // half of 2,500 fronts run within 2,500, merging and saying what they reached.
+    const Chain ten = scaling_chain(ScalingFamily::mixed_touching, 10, 1);
+    SolverOptions o = outcome_only();
+    o.max_fronts = 2500;
+    const FrontBudgetPlan plan = plan_front_budget(ten, front_budget(o));
+    REQUIRE(plan.bounded);
+    REQUIRE(plan.exact_fronts < 1250);
+    const Outcome small = solve_characteristics(ten, o).outcome;
+    CHECK(small.stats.merged_fronts > 0);
+    CHECK(small.stats.peak_stored_fronts <= o.max_fronts);
+    CHECK(small.accuracy_report.status == AccuracyStatus::front_proliferation);
+    check_conservation(small, 1e-10);
 }
 
 TEST_CASE("run states the accuracy next to the velocities, in the table, the JSON and a warning",
