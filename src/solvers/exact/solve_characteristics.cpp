@@ -147,10 +147,18 @@ double merged_energy_error(const Outcome& o, double scale) {
     return o.energy.dropped / o.energy.scale() * scale;
 }
 
+CharacteristicsSolution estimate_error(const Chain& chain, const SolverOptions& options, SecondRun& second,
+                                       CharacteristicsSolution s);
+
 /// One solve at options.time_resolution (which is set): the run, and its estimate from a coarser
 /// run or the rounding check (the file's comment). `second` says how the estimate's run ended.
 CharacteristicsSolution solve_at_resolution(const Chain& chain, const SolverOptions& options, SecondRun& second) {
-    CharacteristicsSolution s = track_fronts(chain, options);
+    return estimate_error(chain, options, second, track_fronts(chain, options));
+}
+
+/// The estimate of solve_at_resolution() for its run `s`, made with `options`.
+CharacteristicsSolution estimate_error(const Chain& chain, const SolverOptions& options, SecondRun& second,
+                                       CharacteristicsSolution s) {
     Outcome& o = s.outcome;
     const double scale = chain.velocity_scale();
     if (o.velocity_error_bound == 0) {  // nothing approximated: exact to rounding, unless rounding decides
@@ -241,12 +249,20 @@ void state_accuracy(Outcome& o, const SolverOptions& options, const SecondRun& s
 /// unless the merged fronts need more, front_budget.hpp); beyond, merged at
 /// the coarsest resolution tried, default_time_resolution, then refined towards the resolution
 /// the estimate predicts for the target (E ~ delta^(1/2)), down to the finest whose fronts fit the
-/// budget, while the estimate misses the target and events remain of max_events.
+/// budget (and, to a horizon, the coarsest the work budget allows), while the estimate misses the
+/// target and events remain of max_events.
 CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOptions& options) {
     const double scale = chain.velocity_scale();
     const double target = accuracy_target(options) * scale;
     const std::size_t budget = front_budget(options);
-    const FrontBudgetPlan plan = plan_front_budget(chain, budget);
+    // A run to a horizon also keeps its event groups within a work budget (front_budget.hpp); not a
+    // run that keeps its history, whose fronts are never merged.
+    std::optional<double> horizon = options.keep_history ? std::nullopt : options.end_time;
+    if (horizon && options.record_until) horizon = std::max(*horizon, *options.record_until);
+    // The work budget is at most half of max_events, which caps all runs of the solve together
+    // (the estimate's run costs about half the first's).
+    const FrontBudgetPlan plan =
+        plan_front_budget(chain, budget, horizon, std::min(horizon_event_budget, 0.5 * static_cast<double>(options.max_events)));
     const double finest = plan.finest;
     SolverOptions o = options;
     // Fronts kept for a diagram or gauges (keep_history) are never merged and cost a StepFunction
@@ -275,8 +291,28 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
     // time once merging begins, so the peak is set by the merged fronts, and a run that outgrows the
     // budget outgrew it merged from the start as well (seeded chains of 10-30 rods at max_fronts
     // 1,000-3,200: every run that stopped with half the budget exact stopped merged from the start).
+    // The one second attempt is for work, not memory: a run to a horizon whose work budget stores
+    // fewer fronts before merging than the memory budget (front_budget.hpp) is first tracked
+    // without merging up to the memory budget's share,
+    // computation for computation the run above while it fits (then it is that run, and exact); if
+    // it outgrows it, it is solved again storing only what the work budget pays for before merging,
+    // so that its stored fronts, hence its event groups, stay within the work budget to the horizon.
+    const bool work_limited = plan.work_exact_fronts > 0;
+    bool restarted = false;  // solved again for the work budget: it merged from early on
     CharacteristicsSolution s = [&] {
         try {
+            if (work_limited) {
+                SolverOptions unmerged = o;
+                unmerged.max_fronts = std::min(o.max_fronts, o.exact_fronts);
+                std::optional<CharacteristicsSolution> fits;
+                try {
+                    fits = track_fronts(chain, unmerged);
+                } catch (const FrontLimitExceeded&) {
+                }
+                if (fits) return estimate_error(chain, o, second, std::move(*fits));
+                o.exact_fronts = plan.work_exact_fronts;
+                restarted = true;
+            }
             return solve_at_resolution(chain, o, second);
         } catch (const FrontLimitExceeded& e) {
             throw out_of_memory(e);
@@ -300,7 +336,7 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
     int refinements = 0;
     while (s.outcome.velocity_error_bound > target && std::isfinite(s.outcome.velocity_error_bound)) {
         if (delta <= finest * (1 + 1e-12)) {
-            stopped = "memory";
+            stopped = plan.work_set ? "work" : "memory";
             break;
         }
         if (refinements == most_refinements || events >= options.max_events) {
@@ -363,7 +399,9 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
         const double needed = delta * std::pow(target / o_final.velocity_error_bound, 1 / merge_index.order);
         const double merged_need = fronts_at(chain, needed);
         const double created = static_cast<double>(o_final.stats.fronts);
-        const bool unmerged = created < merged_need;
+        // A run solved again for the work budget merged from early on: what it created says nothing
+        // of the run without merging.
+        const bool unmerged = !restarted && created < merged_need;
         r.fronts_needed = std::max(unmerged ? created : merged_need, 0.5 * static_cast<double>(budget));
         const std::string need = fmt::format(
             "{:.2g} V would need about {:.2g} fronts ({}, max_memory {} MB){}", accuracy_target(options), r.fronts_needed,
@@ -375,6 +413,15 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
             r.statement = fmt::format("event budget: {:.2g} V reached at time_resolution = {:.3g}; refining further "
                                       "would exceed max_events = {} event groups; {}",
                                       reached, delta, options.max_events, need);
+        } else if (stopped == "work") {
+            r.status = AccuracyStatus::work_budget;
+            // The fronts this run created say nothing of an unmerged run's here: it merged from early on.
+            r.statement = fmt::format("work budget: {:.2g} V reached at time_resolution = {:.3g}, set by the work "
+                                      "budget of a run to end_time = {:g} s ({:.2g} event groups); {:.2g} V would need "
+                                      "time_resolution = {:.2g} (the error taken to fall as its square root), about "
+                                      "{:.2g} event groups by the same bound",
+                                      reached, delta, *horizon, plan.event_budget, accuracy_target(options), needed,
+                                      events_at(chain, needed, *horizon));
         } else {
             r.status = AccuracyStatus::front_proliferation;
             r.statement = fmt::format("front proliferation: {:.2g} V reached at time_resolution = {:.3g}, the finest "
