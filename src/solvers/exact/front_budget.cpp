@@ -24,7 +24,7 @@ FrontBudgetPlan plan_for_memory(const Chain& chain, std::size_t budget) {
     const double half = 0.5 * static_cast<double>(budget);
     if (coarsest <= half) {
         // The finest resolution whose merged fronts fit in half the budget: the other half holds
-        // the fronts tracked exactly until merging began, which drain within a transit time.
+        // the fronts stored before merging begins (merging then keeps the store near that share).
         const double room = half - margin_per_element * static_cast<double>(chain.elements().size());
         return {.exact_fronts = budget / 2, .finest = std::min(8 * transit_sum(chain) / room, largest_time_resolution)};
     }

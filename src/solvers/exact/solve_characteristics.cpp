@@ -287,10 +287,11 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
             capped_by_fronts ? " and max_fronts (--max-fronts)" : ""));
     };
     SecondRun second;
-    // No second attempt merging from the start: the fronts tracked exactly drain within a transit
-    // time once merging begins, so the peak is set by the merged fronts, and a run that outgrows the
-    // budget outgrew it merged from the start as well (seeded chains of 10-30 rods at max_fronts
-    // 1,000-3,200: every run that stopped with half the budget exact stopped merged from the start).
+    // No second attempt merging from the start: it was measured to buy nothing. Merging runs only
+    // while more than exact_fronts are stored, so the store hovers near that share and what
+    // outgrows the budget is the merged fronts' own growth (seeded chains of 10-30 rods at
+    // max_fronts 1,000-3,200: every run that stopped with half the budget exact stopped merged
+    // from the start as well).
     // The one second attempt is for work, not memory: a run to a horizon whose work budget stores
     // fewer fronts before merging than the memory budget (front_budget.hpp) is first tracked
     // without merging up to the memory budget's share,
