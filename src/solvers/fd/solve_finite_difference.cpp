@@ -248,6 +248,16 @@ double energy_defect_error(const Outcome& o, double scale) {
 FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const SolverOptions& options,
                                                  std::optional<FieldResolution> field,
                                                  const std::vector<std::size_t>& field_rods) {
+    // Issue 23: masses are not carried yet; an attached end never lets a chain settle.
+    if (chain.has_masses())
+        throw InvalidInput("rod", "finite differences do not yet carry rigid masses (kind = \"mass\", issue 23); "
+                                  "compliant contacts, compliant walls and spring/dashpot ends they do carry");
+    for (ChainSide side : {ChainSide::left, ChainSide::right})
+        if (chain.ends()[side].attached() && !options.end_time)
+            throw InvalidInput("solver.end_time",
+                               fmt::format("the {} end is a \"{}\", attached for ever: the chain never settles "
+                                           "(docs/physics.md §9.5); set [solver] end_time (--end-time)",
+                                           to_string(side), to_string(chain.ends()[side].kind)));
     std::vector<std::string> warnings;
     const GridLayout first = starting_grid(chain, options, warnings);
     if (field) validate(*field);

@@ -125,6 +125,8 @@ Outcome snapshot(const StaggeredGrid& grid, const SolverOptions& options, bool s
     report.stats.time_step = g.time_step;
     report.stats.courant_min = g.courant_min();
     report.warnings = warnings;
+    report.contact_energy = grid.contact_energy();
+    report.dissipated = grid.dissipated();
     return build_outcome(chain, grid.contacts(), std::move(report));
 }
 
@@ -277,6 +279,7 @@ FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& 
 
     FiniteDifferenceSolution s{std::move(*outcome), grid.layout(), grid.contact_events(), grid.off_grid_closings(),
                                grid.off_grid_load_steps(), std::nullopt, std::nullopt};
+    s.compliant = grid.has_compliant_junctions();
     if (recorder) s.field = std::move(*recorder).finish();
     if (wave_field) s.wave_field = std::move(*wave_field).finish(grid.time());
     return s;

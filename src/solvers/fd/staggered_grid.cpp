@@ -150,6 +150,62 @@ StaggeredGrid::StaggeredGrid(const Chain& chain, GridLayout layout)
                                       v0, v0, EmissionHistory(v0, T, dt), EmissionHistory(v0, T, dt)});
     }
     prepared_.resize(chain_.junctions().size());
+    const std::vector<Junction>& junctions = chain_.junctions();
+    compliant_.assign(junctions.size(), 0);
+    overlap_.assign(junctions.size(), 0.0);
+    for (std::size_t j = 0; j < junctions.size(); ++j) {
+        const Junction& q = junctions[j];
+        if (q.lumped) throw std::invalid_argument("StaggeredGrid: rigid masses are not carried yet");
+        if (q.kind != JunctionKind::attached_end && q.law.rigid()) continue;
+        compliant_[j] = 1;
+        ++compliant_count_;
+        overlap_[j] = -q.initial_gap;  // open by the gap; an attached end starts at rest length
+    }
+}
+
+StaggeredGrid::Prepared StaggeredGrid::compliant_response(std::size_t j, const JunctionArrivals& in) const {
+    // The junction ODE of contact_law.hpp in one scalar form: δ' = -s + N/z with the arrivals held
+    // over the step (docs/physics.md §9.4). Between two elements δ is the overlap of their ends
+    // (s = beta_in - alpha_in, z = Z_L Z_R/(Z_L + Z_R)); at the right end the end's displacement into
+    // the wall or spring (s = -alpha_in, z = Z_L), at the left end its mirror (s = beta_in, z = Z_R).
+    const Junction& q = chain_.junctions()[j];
+    double s = 0, z = 0;
+    if (q.left >= 0 && q.right >= 0) {
+        s = in.beta_in - in.alpha_in;
+        z = in.z_left * in.z_right / (in.z_left + in.z_right);
+    } else if (q.left >= 0) {
+        s = -in.alpha_in;
+        z = in.z_left;
+    } else {
+        s = in.beta_in;
+        z = in.z_right;
+    }
+    const JunctionOdeStep step = integrate_junction(q.law, z, overlap_[j], s, layout_.time_step);
+    Prepared p;
+    const double force = step.mean_force;
+    // Each side's end: v_L = alpha_in + N/Z_L sends beta = alpha_in + 2N/Z_L; v_R = beta_in - N/Z_R
+    // sends alpha = beta_in - 2N/Z_R.
+    p.response.force = force;
+    if (q.left >= 0) {
+        p.response.velocity_left = in.alpha_in + force / in.z_left;
+        p.response.beta_to_left = in.alpha_in + 2 * force / in.z_left;
+    }
+    if (q.right >= 0) {
+        p.response.velocity_right = in.beta_in - force / in.z_right;
+        p.response.alpha_to_right = in.beta_in - 2 * force / in.z_right;
+    }
+    p.overlap_after = step.overlap;
+    p.dissipated = step.dissipated;
+    p.in_contact = force != 0;
+    p.gap_after = std::max(0.0, -step.overlap);
+    return p;
+}
+
+double StaggeredGrid::contact_energy() const {
+    double e = 0;
+    for (std::size_t j = 0; j < overlap_.size(); ++j)
+        if (compliant_[j]) e += rodcollide::contact_energy(chain_.junctions()[j].law, overlap_[j]);
+    return e;
 }
 
 StaggeredGrid::~StaggeredGrid() = default;
@@ -206,7 +262,13 @@ bool StaggeredGrid::prepare_step() {
         in.outside = q.outside_velocity;
         Prepared& p = prepared_[j];
         const std::ptrdiff_t k = contacts_.contact_at(j);
-        if (k >= 0) {
+        if (compliant_[j]) {
+            p = compliant_response(j, in);
+            // No settling bound while it pushes or overlaps (docs/physics.md §9.5: a compliant
+            // contact is open while δ <= 0); an attached end never lets go.
+            forced = forced || p.response.force != 0 || p.overlap_after > 0 || overlap_[j] > 0 ||
+                     q.kind == JunctionKind::attached_end;
+        } else if (k >= 0) {
             p = contact_response(q.kind, contacts_[static_cast<std::size_t>(k)], in);
             forced = forced || p.response.force != 0;
         } else {
@@ -256,6 +318,13 @@ void StaggeredGrid::finish_step() {
             right.alpha_emitted.push(alpha_of(p.response.velocity_right, force, right.impedance));
         }
         if (p.load_inside) ++off_grid_load_steps_;
+        if (compliant_[j]) {
+            overlap_[j] = p.overlap_after;
+            const double sum = dissipated_ + p.dissipated;  // Neumaier: millions of steps
+            dissipated_carry_ += std::abs(dissipated_) >= p.dissipated ? (dissipated_ - sum) + p.dissipated
+                                                                        : (p.dissipated - sum) + dissipated_;
+            dissipated_ = sum;
+        }
         const std::ptrdiff_t k = contacts_.contact_at(j);
         if (k < 0) continue;
         ContactRecord& contact = contacts_[static_cast<std::size_t>(k)];

@@ -51,8 +51,14 @@ Outcome build_outcome(const Chain& chain, const ContactHistory& contacts, Solver
         o.rods.push_back(ro);
     }
     o.energy.initial = chain.initial_kinetic_energy();
+    o.compliant = chain.compliant();
+    o.energy.contact = report.contact_energy;
+    o.energy.dissipated = report.dissipated;
     o.energy.dropped = report.energy_created ? 0.0 - *report.energy_created  // +0 when nothing was dropped
                                              : o.energy.initial - (o.energy.final_rigid + o.energy.final_vibration);
+    // Stored and dissipated in the compliant junctions: accounted for, not lost (+0 without them, so
+    // rigid chains' numbers are unchanged).
+    if (!report.energy_created && o.compliant) o.energy.dropped -= o.energy.contact + o.energy.dissipated;
     if (chain.ends().any())
         for (ChainSide side : {ChainSide::left, ChainSide::right}) {
             const EndReport& r = side == ChainSide::left ? report.left_end : report.right_end;

@@ -37,6 +37,10 @@ struct SolverReport {
     /// (characteristics: dropped fronts) [J]; then energy.dropped = -energy_created. Without it
     /// (finite differences) energy.dropped is the balance initial - final.
     std::optional<double> energy_created;
+    /// Issue 23: energy stored in compliant junctions and end springs at end_time, and dissipated by
+    /// dashpots up to it [J] (EnergyBalance::contact, dissipated).
+    double contact_energy = 0;
+    double dissipated = 0;
     double accuracy = 0;  ///< Outcome::accuracy [-]
     double balance_accuracy = conservation_rounding;  ///< Outcome::balance_accuracy [-]
     double velocity_error_bound = 0;  ///< Outcome::velocity_error_bound [m/s]
