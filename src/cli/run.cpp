@@ -54,10 +54,10 @@ then contact_K (rods K and K+1) and left_wall / right_wall [N, positive in tensi
 equally spaced times over [0, end_time] and at every closing and opening. (The force of a spring or
 dashpot end is not written yet; its impulse and work are in the outcome.)
 
-Compliant junctions (issue 23: contact_stiffness, spring and dashpot ends; docs/physics.md §9) run
-with --method finite-difference: the exact solver refuses them for now, and rigid masses
-(kind = "mass") are read but not run by either solver yet. A spring or dashpot end never lets the
-chain settle: give --end-time. Their outcome adds energy.contact and energy.dissipated.
+Compliant junctions and rigid masses (issue 23: contact_stiffness, kind = "mass", spring and
+dashpot ends; docs/physics.md §9) run with --method finite-difference: the exact solver refuses
+them for now. A spring or dashpot end never lets the chain settle: give --end-time. Their outcome
+adds energy.contact and energy.dissipated; a mass has its entry in "rods" (vibration_energy 0).
 
 examples:
   rodcollide run cases/seed000_three_rods.toml

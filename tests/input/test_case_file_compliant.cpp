@@ -125,12 +125,22 @@ TEST_CASE("compliant input: the exact solver and the rigid-law analyses refuse c
         CHECK_THAT(e.message(), Catch::Contains("does not yet carry compliant contacts") &&
                                     Catch::Contains("--method finite-difference"));
     }
-    // Finite differences carry it, but not masses yet, and an attached end needs a horizon.
+    // Finite differences carry it and masses (not a chain of masses alone yet); an attached end
+    // needs a horizon.
     o.method = Method::finite_difference;
     o.cells = 50;
     CHECK_NOTHROW(solve(c.chain, o));
     const Case m = parse_case("[[rod]]\nkind = \"mass\"\nmass = 1.0\nvelocity = 1.0\n[[rod]]\n" + rod, "m.toml");
-    CHECK_THROWS_WITH(solve(m.chain, o), Catch::Contains("do not yet carry rigid masses"));
+    const Outcome struck = solve(m.chain, o);
+    REQUIRE(struck.rods.size() == 2);
+    CHECK(struck.rods[0].mass == 1.0);
+    CHECK(struck.rods[0].vibration_energy == 0);
+    CHECK(struck.compliant);
+    const Case alone = parse_case("[[rod]]\nkind = \"mass\"\nmass = 1.0\nvelocity = 1.0\n[right]\nkind = \"spring\"\n"
+                                  "stiffness = 1.0\n", "alone.toml");
+    o.end_time = 1.0;
+    CHECK_THROWS_WITH(solve(alone.chain, o), Catch::Contains("a chain of rigid masses only has no grid"));
+    o.end_time.reset();
     const Case s = parse_case("[[rod]]\n" + rod + "velocity = 1.0\n[right]\nkind = \"spring\"\nstiffness = 1.0\n", "s.toml");
     CHECK_THROWS_WITH(solve(s.chain, o), Catch::Contains("set [solver] end_time"));
     o.end_time = 3.0;

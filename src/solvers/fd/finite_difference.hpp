@@ -12,6 +12,7 @@
 #pragma once
 
 #include "rodcollide/chain.hpp"
+#include "solvers/fd/lumped_node.hpp"
 #include "solvers/shared/chain_end_state.hpp"
 #include "solvers/shared/contact_record.hpp"
 #include "rodcollide/field_samples.hpp"
@@ -165,7 +166,9 @@ public:
     double dissipated() const { return dissipated_ + dissipated_carry_; }
     /// Whether the chain has compliant junctions (the grid is then no method of characteristics:
     /// the junction ODE couples to the rods over each step, docs/physics.md §9.4).
-    bool has_compliant_junctions() const { return compliant_count_ > 0; }
+    bool has_compliant_junctions() const { return compliant_count_ > 0 || !lumped_.empty(); }
+    /// A rigid mass's velocity at t^n [m/s] (rod `rod` of the chain, Rod::is_mass()).
+    double mass_velocity(std::size_t rod) const;
 
 private:
     struct ElementCells;
@@ -177,6 +180,7 @@ private:
         bool load_inside = false;  // a load changes inside the step
         double overlap_after = 0;  // compliant junction: its δ at t^(n+1)
         double dissipated = 0;     // compliant junction: dashpot work over the step [J]
+        std::optional<LumpedNode::Step> lumped;  // masses at the junction: their step
     };
     Prepared contact_response(JunctionKind kind, const ContactRecord& contact, const JunctionArrivals& in) const;
     /// A compliant junction (issue 23): its ODE over the step with the arriving invariants held.
@@ -198,6 +202,8 @@ private:
     std::vector<char> compliant_;
     std::vector<double> overlap_;
     std::size_t compliant_count_ = 0;
+    std::vector<LumpedNode> lumped_;          // the junctions with rigid masses (issue 23)
+    std::vector<std::ptrdiff_t> lumped_at_;   // per junction: its node in lumped_, or -1
     double dissipated_ = 0, dissipated_carry_ = 0;  // Neumaier sum of the dashpots' work [J]
 };
 

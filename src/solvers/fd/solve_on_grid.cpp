@@ -94,6 +94,12 @@ Outcome snapshot(const StaggeredGrid& grid, const SolverOptions& options, bool s
     report.settled = settled;
     report.at_horizon = at_horizon;
     for (std::size_t i = 0; i < chain.size(); ++i) {
+        if (chain[i].is_mass()) {  // a rigid body: momentum M u, no vibration
+            RodState mass;
+            mass.momentum = chain[i].mass() * grid.mass_velocity(i);
+            report.rods.push_back(mass);
+            continue;
+        }
         // Each element holds what its ends emitted over the last transit time (exact at Courant
         // 1); the rod's vibration is their energy about the rod's mean invariant.
         const RodWindows w = grid.rod_windows(i, lag);

@@ -153,9 +153,14 @@ StaggeredGrid::StaggeredGrid(const Chain& chain, GridLayout layout)
     const std::vector<Junction>& junctions = chain_.junctions();
     compliant_.assign(junctions.size(), 0);
     overlap_.assign(junctions.size(), 0.0);
+    lumped_at_.assign(junctions.size(), -1);
     for (std::size_t j = 0; j < junctions.size(); ++j) {
         const Junction& q = junctions[j];
-        if (q.lumped) throw std::invalid_argument("StaggeredGrid: rigid masses are not carried yet");
+        if (q.lumped) {
+            lumped_at_[j] = static_cast<std::ptrdiff_t>(lumped_.size());
+            lumped_.emplace_back(chain_, j);
+            continue;
+        }
         if (q.kind != JunctionKind::attached_end && q.law.rigid()) continue;
         compliant_[j] = 1;
         ++compliant_count_;
@@ -201,8 +206,16 @@ StaggeredGrid::Prepared StaggeredGrid::compliant_response(std::size_t j, const J
     return p;
 }
 
+double StaggeredGrid::mass_velocity(std::size_t rod) const {
+    for (const LumpedNode& node : lumped_)
+        for (std::size_t m = 0; m < node.masses().size(); ++m)
+            if (node.masses()[m] == rod) return node.velocity(m);
+    throw std::logic_error("StaggeredGrid::mass_velocity: not a mass");
+}
+
 double StaggeredGrid::contact_energy() const {
     double e = 0;
+    for (const LumpedNode& node : lumped_) e += node.stored_energy();
     for (std::size_t j = 0; j < overlap_.size(); ++j)
         if (compliant_[j]) e += rodcollide::contact_energy(chain_.junctions()[j].law, overlap_[j]);
     return e;
@@ -262,6 +275,35 @@ bool StaggeredGrid::prepare_step() {
         in.outside = q.outside_velocity;
         Prepared& p = prepared_[j];
         const std::ptrdiff_t k = contacts_.contact_at(j);
+        if (lumped_at_[j] >= 0) {
+            // Rigid masses at the junction (lumped_node.hpp): each rod face gets its link's mean force.
+            const LumpedNode& node = lumped_[static_cast<std::size_t>(lumped_at_[j])];
+            p = {};
+            p.lumped = node.integrate(in.z_left, in.alpha_in, in.z_right, in.beta_in, dt);
+            const LumpedNode::Step& s = *p.lumped;
+            const std::size_t last = s.mean_force.size() - 1;
+            JunctionResponse end;  // what passes through the chain's end, if it is one
+            if (q.left >= 0) {
+                const double n = s.mean_force[0];
+                p.response.velocity_left = in.alpha_in + n / in.z_left;
+                p.response.beta_to_left = in.alpha_in + 2 * n / in.z_left;
+                end.force = s.mean_force[last];
+                end.velocity_left = s.mean_velocity.back();
+            }
+            if (q.right >= 0) {
+                const double n = s.mean_force[last];
+                p.response.velocity_right = in.beta_in - n / in.z_right;
+                p.response.alpha_to_right = in.beta_in - 2 * n / in.z_right;
+                end.force = s.mean_force[0];
+                end.velocity_right = s.mean_velocity.front();
+            }
+            p.response.force = q.left >= 0 ? s.mean_force[0] : s.mean_force[last];
+            bool acting = false;
+            for (bool a : s.acting) acting = acting || a;
+            forced = forced || acting || node.engaged();
+            if (q.left < 0 || q.right < 0) ends_.update(j, end, t);
+            continue;
+        }
         if (compliant_[j]) {
             p = compliant_response(j, in);
             // No settling bound while it pushes or overlaps (docs/physics.md §9.5: a compliant
@@ -304,6 +346,41 @@ void StaggeredGrid::finish_step() {
     for (std::size_t j = 0; j < junctions.size(); ++j) {
         const Junction& q = junctions[j];
         const Prepared& p = prepared_[j];
+        if (p.lumped) {
+            const LumpedNode::Step& s = *p.lumped;
+            LumpedNode& node = lumped_[static_cast<std::size_t>(lumped_at_[j])];
+            const std::size_t last = s.mean_force.size() - 1;
+            if (q.left >= 0) {
+                ElementCells& left = cells_[static_cast<std::size_t>(q.left)];
+                left.force[left.n] = s.mean_force[0];
+                left.beta_out = p.response.beta_to_left;
+                left.beta_emitted.push(beta_of(p.response.velocity_left, s.mean_force[0], left.impedance));
+            }
+            if (q.right >= 0) {
+                ElementCells& right = cells_[static_cast<std::size_t>(q.right)];
+                right.force[0] = s.mean_force[last];
+                right.alpha_out = p.response.alpha_to_right;
+                right.alpha_emitted.push(alpha_of(p.response.velocity_right, s.mean_force[last], right.impedance));
+            }
+            // The links' records: the contacts between bodies in rod order, and the end's wall.
+            const std::ptrdiff_t first = contacts_.first_lumped_contact(j);
+            for (std::size_t i = 0; i <= last; ++i) {
+                const bool end_link = (i == 0 && q.left < 0) || (i == last && q.right < 0);
+                const std::ptrdiff_t record =
+                    end_link ? contacts_.contact_at(j) : first + static_cast<std::ptrdiff_t>(i) - (q.left < 0 ? 1 : 0);
+                if (record < 0) continue;
+                ContactRecord& contact = contacts_[static_cast<std::size_t>(record)];
+                contacts_.set_closed(static_cast<std::size_t>(record), s.acting[i], t);
+                contact.set_gap(std::max(0.0, -s.overlap[i]), t + dt);
+                contact.add_step(s.mean_force[i], t, dt, t);
+            }
+            const double sum = dissipated_ + s.dissipated;
+            dissipated_carry_ += std::abs(dissipated_) >= s.dissipated ? (dissipated_ - sum) + s.dissipated
+                                                                        : (s.dissipated - sum) + dissipated_;
+            dissipated_ = sum;
+            node.accept(s);
+            continue;
+        }
         const double force = p.response.force;
         if (q.left >= 0) {
             ElementCells& left = cells_[static_cast<std::size_t>(q.left)];
@@ -382,7 +459,16 @@ FreeRodMotion StaggeredGrid::free_motion(std::size_t rod) const {
 double StaggeredGrid::release_time() const {
     if (ends_.load_acting(time())) return std::numeric_limits<double>::infinity();
     std::vector<FreeRodMotion> rods;
-    for (std::size_t i = 0; i < chain_.size(); ++i) rods.push_back(free_motion(i));
+    for (std::size_t i = 0; i < chain_.size(); ++i) {
+        if (chain_[i].is_mass()) {  // a rigid body: its ends move with it, no excursions
+            FreeRodMotion m;
+            m.mean_velocity = mass_velocity(i);
+            m.excursions = EndExcursions{};
+            rods.push_back(std::move(m));
+            continue;
+        }
+        rods.push_back(free_motion(i));
+    }
     return chain_release_time(time(), rods, contacts_.gaps(time()), ends_.wall_gaps(contacts_, time()), tolerances_);
 }
 

@@ -94,7 +94,7 @@ Outcome build_outcome(const Chain& chain, const ContactHistory& contacts, Solver
             continue;
         }
         ContactOutcome c;
-        c.left_rod = chain.elements()[static_cast<std::size_t>(junction.left)].rod;
+        c.left_rod = contacts.left_rod(k);
         c.impulse = contacts[k].impulse(records_time);
         c.intervals = std::move(intervals);
         c.force_history = std::move(history);
