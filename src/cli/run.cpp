@@ -49,10 +49,10 @@ points each (default 1000, at most 100000). Gauge signals run to the horizon ([s
 or two transits of the whole chain past settling. With --method finite-difference they are read
 from the grid's element ends (exact at Courant 1; docs/finite_difference.md "Gauges").
 
---contact-forces FILE writes the force of every contact and wall over the run as one CSV: time,
-then contact_K (rods K and K+1) and left_wall / right_wall [N, positive in tension], at --samples
-equally spaced times over [0, end_time] and at every closing and opening. (The force of a spring or
-dashpot end is not written yet; its impulse and work are in the outcome.)
+--contact-forces FILE writes the force of every contact, wall and spring/dashpot end over the run
+as one CSV: time, then contact_K (rods K and K+1), left_wall / right_wall and left_end / right_end
+[N, positive in tension], at --samples equally spaced times over [0, end_time] and at every
+closing and opening.
 
 Compliant junctions and rigid masses (issue 23: contact_stiffness, kind = "mass", spring and
 dashpot ends; docs/physics.md §9) run with --method finite-difference: the exact solver refuses
@@ -84,6 +84,8 @@ std::string contact_forces_csv(const Outcome& o, std::size_t samples) {
         if (e.kind == EndKind::wall) {
             columns.emplace_back(fmt::format("{}_wall", to_string(e.side)), &e.force_history);
             for (const Interval& iv : e.intervals) times.insert(times.end(), {iv.start, iv.end});
+        } else if (e.kind == EndKind::spring || e.kind == EndKind::dashpot || e.kind == EndKind::spring_dashpot) {
+            columns.emplace_back(fmt::format("{}_end", to_string(e.side)), &e.force_history);
         }
     for (std::size_t i = 0; i < samples; ++i)
         times.push_back(o.end_time * static_cast<double>(i) / static_cast<double>(samples - 1));
@@ -117,7 +119,7 @@ int run_run(const std::vector<std::string>& args) {
         ("field-times", po::value<std::string>()->value_name("N"), "--field-csv: at most this many sample times, 2 to 2000 (default 500)")
         ("field-positions", po::value<std::string>()->value_name("N"), "--field-csv: at most this many positions along the chain, 1 to 2000 (default 500)")
         ("gauges", po::value(&gauges_csv_path)->value_name("FILE"), "write the [[gauge]] signals to this CSV file")
-        ("contact-forces", po::value(&forces_csv_path)->value_name("FILE"), "write the force of every contact and wall over the run to this CSV file")
+        ("contact-forces", po::value(&forces_csv_path)->value_name("FILE"), "write the force of every contact, wall and spring/dashpot end over the run to this CSV file")
         ("samples", po::value<std::string>()->value_name("N"), "points per gauge signal and per force history, 2 to 100000 (default 1000)");
     flags.add_to(visible);
     po::variables_map vm;
@@ -151,7 +153,7 @@ int run_run(const std::vector<std::string>& args) {
     const bool want_gauges = !c.gauges.empty() && (json || !gauges_csv_path.empty());
     if (!forces_csv_path.empty() && c.chain.contact_count() == 0 && c.chain.ends().left.kind != EndKind::wall &&
         c.chain.ends().right.kind != EndKind::wall)
-        return usage_error("run", "--contact-forces: the case has no contact and no wall");
+        return usage_error("run", "--contact-forces: the case has no contact, wall or spring/dashpot end");
     if (json)
         c.solver.force_samples = reported_force_samples(
             c.chain, !c.gauges.empty(),

@@ -138,6 +138,19 @@ TEST_CASE("run --contact-forces writes every contact's and wall's force, sampled
     const double t = std::stod(second.substr(0, second.find(','))), f = std::stod(second.substr(second.find(',') + 1));
     // The grid's force is a step's mean; dt = 0.001 against the spring's time Z/k = 0.2.
     CHECK(-f == Approx(1 - std::exp(-5 * t)).epsilon(0.01));
+    // A spring-dashpot end has its column too; its force pulls as well as pushes.
+    REQUIRE(run_cli("run cases/compliant/hammer_cushion_pile.toml --samples 50 --contact-forces '" + csv.string() + "'").status == 0);
+    std::ifstream pile(csv);
+    std::getline(pile, header);
+    CHECK(header == "time,contact_0,right_end");
+    bool pulls = false, pushes = false;
+    for (std::string line; std::getline(pile, line);) {
+        const double f = std::stod(line.substr(line.rfind(',') + 1));
+        pulls = pulls || f > 0;
+        pushes = pushes || f < 0;
+    }
+    CHECK(pulls);
+    CHECK(pushes);
     std::filesystem::remove(csv);
     CHECK(run_cli("run cases/compliant/rod_spring_backed_wall.toml --contact-forces /no/such/dir/f.csv").status == 2);
 }

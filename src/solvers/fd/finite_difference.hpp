@@ -22,6 +22,7 @@
 #include "solvers/shared/settling.hpp"
 #include "rodcollide/solver_options.hpp"
 
+#include <array>
 #include <cstddef>
 #include <limits>
 #include <memory>
@@ -167,6 +168,8 @@ public:
     /// Whether the chain has compliant junctions (the grid is then no method of characteristics:
     /// the junction ODE couples to the rods over each step, docs/physics.md §9.4).
     bool has_compliant_junctions() const { return compliant_count_ > 0 || !lumped_.empty(); }
+    /// The force of an attached (spring/dashpot) end, step by step, once record_forces() was called.
+    const ForceHistory& attached_end_forces(ChainSide side) const { return attached_forces_[side == ChainSide::left ? 0 : 1]; }
     /// A rigid mass's velocity at t^n [m/s] (rod `rod` of the chain, Rod::is_mass()).
     double mass_velocity(std::size_t rod) const;
 
@@ -204,6 +207,10 @@ private:
     std::size_t compliant_count_ = 0;
     std::vector<LumpedNode> lumped_;          // the junctions with rigid masses (issue 23)
     std::vector<std::ptrdiff_t> lumped_at_;   // per junction: its node in lumped_, or -1
+    bool recording_ = false;
+    std::array<ForceHistory, 2> attached_forces_;  // left, right (attached ends only)
+    /// Records an attached end's force over the step from t (when recording).
+    void record_attached(std::size_t j, double force, double t);
     double dissipated_ = 0, dissipated_carry_ = 0;  // Neumaier sum of the dashpots' work [J]
 };
 

@@ -131,6 +131,7 @@ Outcome snapshot(const StaggeredGrid& grid, const SolverOptions& options, bool s
     report.stats.time_step = g.time_step;
     report.stats.courant_min = g.courant_min();
     report.warnings = warnings;
+    report.attached_end_forces = {grid.attached_end_forces(ChainSide::left), grid.attached_end_forces(ChainSide::right)};
     report.contact_energy = grid.contact_energy();
     report.dissipated = grid.dissipated();
     return build_outcome(chain, grid.contacts(), std::move(report));

@@ -374,6 +374,8 @@ void StaggeredGrid::finish_step() {
                 contact.set_gap(std::max(0.0, -s.overlap[i]), t + dt);
                 contact.add_step(s.mean_force[i], t, dt, t);
             }
+            if (q.left < 0) record_attached(j, s.mean_force[0], t);
+            if (q.right < 0) record_attached(j, s.mean_force[last], t);
             const double sum = dissipated_ + s.dissipated;
             dissipated_carry_ += std::abs(dissipated_) >= s.dissipated ? (dissipated_ - sum) + s.dissipated
                                                                         : (s.dissipated - sum) + dissipated_;
@@ -396,6 +398,7 @@ void StaggeredGrid::finish_step() {
         }
         if (p.load_inside) ++off_grid_load_steps_;
         if (compliant_[j]) {
+            if (q.kind == JunctionKind::attached_end) record_attached(j, force, t);
             overlap_[j] = p.overlap_after;
             const double sum = dissipated_ + p.dissipated;  // Neumaier: millions of steps
             dissipated_carry_ += std::abs(dissipated_) >= p.dissipated ? (dissipated_ - sum) + p.dissipated
@@ -417,6 +420,18 @@ void StaggeredGrid::finish_step() {
 
 void StaggeredGrid::record_forces() {
     for (std::size_t k = 0; k < contacts_.size(); ++k) contacts_[k].record_forces();
+    recording_ = true;
+}
+
+void StaggeredGrid::record_attached(std::size_t j, double force, double t) {
+    if (!recording_) return;
+    const bool left = j == 0;
+    if (!chain_.ends()[left ? ChainSide::left : ChainSide::right].attached()) return;
+    ForceHistory& h = attached_forces_[left ? 0 : 1];
+    if (h.force.empty() || h.force.back() != force) {
+        h.time.push_back(t);
+        h.force.push_back(force);
+    }
 }
 
 std::span<const double> StaggeredGrid::velocity(std::size_t e) const { return {cells_[e].v.data(), cells_[e].n}; }

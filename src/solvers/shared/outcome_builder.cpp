@@ -71,6 +71,9 @@ Outcome build_outcome(const Chain& chain, const ContactHistory& contacts, Solver
             e.work = r.work;
             e.load_step_error = r.load_step_error;
             if (e.kind == EndKind::anechoic) o.energy.radiated -= r.work;
+            if (report.force_samples && chain.ends()[side].attached())
+                e.force_history = decimate_forces(report.attached_end_forces[side == ChainSide::left ? 0 : 1],
+                                                  o.end_time, report.force_samples);
             if (e.loaded) o.energy.input += r.work;
             o.ends.push_back(std::move(e));
         }

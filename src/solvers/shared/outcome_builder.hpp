@@ -9,6 +9,7 @@
 #include "solvers/shared/end_flux.hpp"
 #include "rodcollide/outcome.hpp"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,9 @@ struct SolverReport {
     /// Force histories: at most this many samples per contact and wall (0: none), from the
     /// records' recorded forces (decimate_forces()).
     std::size_t force_samples = 0;
+    /// Issue 23: the force of an attached (spring/dashpot) end, left then right, as recorded steps
+    /// (ContactRecord::recorded_forces()'s form); decimated like the contacts' when force_samples.
+    std::array<ForceHistory, 2> attached_end_forces;
 };
 
 /// A recorded step history (ContactRecord::recorded_forces()) as at most `samples` >= 2 points
