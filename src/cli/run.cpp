@@ -159,6 +159,8 @@ int run_run(const std::vector<std::string>& args) {
             c.chain, !c.gauges.empty(),
             samples_flag ? std::optional(static_cast<std::size_t>(*samples_flag)) : std::nullopt);
     if (!forces_csv_path.empty()) c.solver.force_samples = std::max(c.solver.force_samples, samples);
+    if (vm.count("plot") && c.solver.method == Method::characteristics && c.chain.compliant())
+        return usage_error("run", "solver.method: " + compliant_refusal("the exact (characteristics) solver"));
     std::optional<FigureRequest> plot;
     if (vm.count("plot")) {
         plot.emplace();

@@ -239,6 +239,10 @@ struct FiniteDifferenceSolution {
     bool compliant = false;
 };
 
+/// Why finite differences cannot run `chain` with `options` (issue 23: a chain of masses only, an
+/// attached end without end_time), or "" when they can.
+std::string finite_difference_refusal(const Chain& chain, const SolverOptions& options);
+
 /// The grid a solve starts from: options.cells, refused (InvalidResolution) if over a limit; or
 /// the default grid, coarsened to fit the limits with a warning.
 GridLayout starting_grid(const Chain& chain, const SolverOptions& options, std::vector<std::string>& warnings);
