@@ -12,6 +12,8 @@
 // either sign, p = 1.
 #pragma once
 
+#include <string>
+
 namespace rodcollide {
 
 struct ContactLaw {
@@ -44,7 +46,7 @@ double contact_relaxation_rate(const ContactLaw& law, double overlap, double z);
 ///   δ' = -s - F/z,  F = contact_force(law, δ, δ')   (solved for δ' in closed form),
 /// and the junction carries N = -F. Integrated over one step of length dt [s] with s held, by
 /// classical Runge-Kutta substeps no longer than contact_substep_fraction / contact_relaxation_rate
-/// (at most max_contact_substeps: bounded work). RK4's relative error on a relaxation is about
+/// (at most max_contact_substeps: bounded work; beyond, SolverLimitExceeded). RK4's relative error on a relaxation is about
 /// f^4/120 for f = contact_substep_fraction: 5e-8 at 0.05.
 struct JunctionOdeStep {
     double overlap = 0;       ///< δ at the end of the step [m]
@@ -54,6 +56,10 @@ struct JunctionOdeStep {
     bool compressed = false;  ///< F != 0 at some substep (a contact: compressed; attached: acting)
 };
 inline constexpr int max_contact_substeps = 4096;
+/// The SolverLimitExceeded message when a junction needs more than max_contact_substeps substeps
+/// (relaxation rate [1/s], grid step [s]): integrate_junction() refuses rather than step RK4 beyond
+/// its accuracy (and, much further, its stability).
+std::string too_stiff_message(double rate, double dt);
 inline constexpr double contact_substep_fraction = 0.05;
 JunctionOdeStep integrate_junction(const ContactLaw& law, double z, double overlap, double free_rate, double dt);
 

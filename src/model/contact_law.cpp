@@ -1,6 +1,10 @@
 // The compliant junction law and its one-step ODE (contact_law.hpp; docs/physics.md §9).
 #include "rodcollide/contact_law.hpp"
 
+#include "rodcollide/solver_options.hpp"
+
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -45,6 +49,12 @@ double overlap_rate(const ContactLaw& law, double z, double overlap, double free
     return kphi + law.damping * rate > 0 ? rate : -free_rate;
 }
 
+std::string too_stiff_message(double rate, double dt) {
+    return fmt::format("a compliant junction relaxes at {:.3g}/s, which needs {:.3g} substeps of the grid's step "
+                       "{:.3g} s, over the limit of {} (contact_substep_fraction {:g} of its time): use more cells",
+                       rate, rate * dt / contact_substep_fraction, dt, max_contact_substeps, contact_substep_fraction);
+}
+
 JunctionOdeStep integrate_junction(const ContactLaw& law, double z, double overlap, double free_rate, double dt) {
     JunctionOdeStep r;
     // Substeps: resolve the relaxation time 1/rate (at the larger of the current overlap and the
@@ -60,6 +70,10 @@ JunctionOdeStep integrate_junction(const ContactLaw& law, double z, double overl
         rate = std::max(rate, contact_relaxation_rate(law, reach, z));
     }
     const double wanted = std::isfinite(rate) ? std::ceil(rate * dt / contact_substep_fraction) : max_contact_substeps;
+    // Bounded work, and never RK4 beyond its accuracy: refuse. (p < 1 is singular at δ -> 0 by its
+    // law: there the substeps are capped instead, the rate being taken at the working overlap.)
+    if (wanted > max_contact_substeps && (law.bilateral || law.exponent >= 1))
+        throw SolverLimitExceeded(too_stiff_message(rate, dt));
     const int n = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(max_contact_substeps)));
     const double h = dt / n;
     const auto f = [&](double d) { return overlap_rate(law, z, d, free_rate); };

@@ -1,6 +1,8 @@
 // Rigid masses at a junction of the grid (lumped_node.hpp; docs/physics.md §9.4).
 #include "solvers/fd/lumped_node.hpp"
 
+#include "rodcollide/solver_options.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -129,6 +131,7 @@ LumpedNode::Step LumpedNode::integrate(double z_left, double alpha, double z_rig
         rate = std::max(rate, z / mass_[k] + std::sqrt(stiffness / mass_[k]));
     }
     const double wanted = std::ceil(rate * dt / contact_substep_fraction);
+    if (!(wanted <= max_contact_substeps)) throw SolverLimitExceeded(too_stiff_message(rate, dt));
     const int n = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(max_contact_substeps)));
 
     Step s;

@@ -256,3 +256,14 @@ TEST_CASE("contact law: force, energy and the one-step ODE", "[compliant][contac
     CHECK(step.mean_force == Approx(0.5 * ((step.overlap + 0.01) / 0.1 - 1.0)));
     CHECK(step.mean_force < 0);
 }
+
+TEST_CASE("compliant FD: a contact too stiff for the grid's step is refused, not stepped beyond RK4's reach",
+          "[fd][compliant][limits]") {
+    std::vector<Rod> rods{make_rod(1, 1.0), make_rod(1, 0.0)};
+    rods[1].contact_stiffness = 1e9;  // relaxes at k/z = 2e9/s against dt = 0.1 s: 4e9 substeps
+    SolverOptions o;
+    o.method = Method::finite_difference;
+    o.cells = 10;
+    CHECK_THROWS_AS(solve(Chain(rods), o), SolverLimitExceeded);
+    CHECK_THROWS_WITH(solve(Chain(rods), o), Catch::Contains("use more cells"));
+}
