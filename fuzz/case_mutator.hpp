@@ -68,10 +68,11 @@ inline const std::array<TableKeys, 10> case_keys = [] {
         written("ensemble.perturb", CaseTable::perturb),
     }};
 }();
-inline constexpr std::array<std::string_view, 17> case_words = {
+inline constexpr std::array<std::string_view, 22> case_words = {
     "characteristics", "finite-difference", "free",     "fixed", "wall", "anechoic",  "force",
     "velocity",        "left",              "right",    "rectangle", "trapezoid", "half-sine",
-    "SI",              "dimensionless",     "",         "gauge"};
+    "SI",              "dimensionless",     "",         "gauge", "rod",  "mass",      "spring",
+    "dashpot",         "spring-dashpot"};
 
 /// Mutates case-file text. Deterministic for a given seed (libFuzzer replays by seed).
 class CaseMutator {
@@ -360,7 +361,8 @@ private:
         if (key == "title" || key == "name" || key == "file") return '"' + std::string(pick(case_words)) + '"';
         if (key == "method") return chance(0.5) ? "\"characteristics\"" : "\"finite-difference\"";
         if (key == "units") return chance(0.5) ? "\"SI\"" : "\"dimensionless\"";
-        if (key == "kind") return '"' + std::string(pick(find_case_key(CaseTable::end, "kind")->choices)) + '"';
+        if (key == "kind")  // an end's kinds or an element's (issue 23); either may land in either table
+            return '"' + std::string(pick(find_case_key(chance(0.7) ? CaseTable::end : CaseTable::rod, "kind")->choices)) + '"';
         if (key == "end") return chance(0.5) ? "\"left\"" : "\"right\"";
         if (key == "quantity") return chance(0.5) ? "\"force\"" : "\"velocity\"";
         if (key == "shape") return '"' + std::string(pick(find_case_key(CaseTable::load, "shape")->choices)) + '"';
@@ -430,8 +432,17 @@ private:
             case 0:
                 t.push_back("[[rod]]");
                 add("velocity");
-                for (std::string_view k : {"gap", "length", "area", "density", "youngs_modulus"})
-                    if (chance(k == "gap" ? 0.4 : has_defaults ? 0.9 : 0.97)) add(k);
+                if (chance(0.1)) {  // a rigid mass (issue 23)
+                    t.push_back("kind = \"mass\"");
+                    add("mass");
+                    if (chance(0.4)) add("gap");
+                } else {
+                    for (std::string_view k : {"gap", "length", "area", "density", "youngs_modulus"})
+                        if (chance(k == "gap" ? 0.4 : has_defaults ? 0.9 : 0.97)) add(k);
+                }
+                if (chance(0.15)) add("contact_stiffness");
+                if (chance(0.05)) add("contact_exponent");
+                if (chance(0.05)) add("contact_damping");
                 break;
             case 1:
                 t.push_back("[[rod.segment]]");
@@ -442,6 +453,9 @@ private:
                 t.push_back(chance(0.5) ? "[left]" : "[right]");
                 add("kind");
                 if (t.back().find("wall") != std::string::npos && chance(0.7)) add("gap");
+                if (t.back().find("wall") != std::string::npos && chance(0.2)) add("contact_stiffness");
+                if (t.back().find("spring") != std::string::npos) add("stiffness");
+                if (t.back().find("dashpot") != std::string::npos) add("damping");
                 break;
             case 3:
                 t.push_back("[[load]]");
