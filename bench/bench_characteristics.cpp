@@ -108,8 +108,15 @@ BENCHMARK(BM_EventGroup_MixedGapsCut)->Unit(benchmark::kMillisecond);
 // CPU time per contact closing on steel chains with gaps (the equal-gaps family, seeds 1-3 summed)
 // as chains grow: the target is flat within 2x from 20 to 100 rods. Two horizons: an early one
 // (end_time = 0.03 s, the chain's first collisions; 100 rods reach about 4e3 closings) and the
-// run to settling or t = 1e4 s (the late phase, long free flights between closings; 100 rods take
-// minutes there and are left out). Run (medians of repetitions):
+// run to settling or t = 1e4 s (the late phase, long free flights between closings; at 100 rods
+// one of the three chains does not settle within the default max_events, 3e8 groups: 854k
+// closings by t = 0.2 s, so 100 rods are left out). What grows is the event groups per closing
+// (settling: 41 / 95 / 258 at 20 / 40 / 60 rods), not the cost of a group (0.44 / 0.31 / 0.24 us):
+// the fronts a rod carries grow with the closings the chain has had (every closing and opening
+// emits fronts, and exact tracking removes none), and a rod awake between closings reflects each
+// of them every period (peak_fronts_per_rod: 88 / 174 / 727 to settling; 76 / 94 / 106 / 68 at
+// 20 / 40 / 60 / 100 rods early, where the cost per closing stays within 2x). Run (medians of
+// repetitions):
 //   build/rodcollide_bench --benchmark_filter=PerClosing --benchmark_repetitions=5
 //   --benchmark_report_aggregates_only=true
 
@@ -120,19 +127,22 @@ void time_closings(benchmark::State& state, double end_time) {
     SolverOptions options;
     options.rounding_check = false;  // its second run repeats the solve: the cost of the closings themselves
     options.end_time = end_time;
-    std::size_t closings = 0, events = 0;
+    std::size_t closings = 0, events = 0, peak_fronts = 0;
     for (auto _ : state) {
-        closings = events = 0;
+        closings = events = peak_fronts = 0;
         for (const Chain& chain : chains) {
             const Outcome o = solve(chain, options);
             closings += static_cast<std::size_t>(std::ranges::count_if(
                 o.contact_events, [](const ContactEvent& e) { return e.kind == ContactEvent::Kind::closing; }));
             events += o.stats.events;
+            peak_fronts += o.stats.peak_stored_fronts;
             benchmark::DoNotOptimize(o);
         }
     }
     state.counters["closings"] = static_cast<double>(closings);
     state.counters["groups_per_closing"] = static_cast<double>(events) / static_cast<double>(closings);
+    // Most fronts stored at once, per rod (mean over the chains): what a rod awake reflects per period.
+    state.counters["peak_fronts_per_rod"] = static_cast<double>(peak_fronts) / static_cast<double>(rods * chains.size());
     // CPU time per iteration / closings, in seconds ("25u" is 25 microseconds).
     state.counters["per_closing"] = benchmark::Counter(
         static_cast<double>(closings), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);

@@ -28,6 +28,8 @@ struct Totals : rodcollide::fuzz::Counts {
                      "rodcollide fuzz: %zu inputs, %zu refused as bad input, %zu with too many rods; %zu outcomes "
                      "accepted (each re-checked), %zu solves stopped at a cap, %zu refused for a violated invariant\n",
                      inputs, refused_input, skipped, accepted(), capped(), violations());
+        std::fprintf(stderr, "rodcollide fuzz: %zu ensemble members drawn and solved, %zu refused by the model\n", members,
+                     refused_members);
         const auto line = [](const char* name, const rodcollide::fuzz::MethodCounts& m) {
             std::fprintf(stderr,
                          "rodcollide fuzz: %s solver ran on %zu inputs: %zu accepted, %zu stopped at a cap, %zu "

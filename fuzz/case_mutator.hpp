@@ -1,7 +1,7 @@
 // Structure-aware mutation of case files for the libFuzzer target (case_fuzzer.cpp): edits that
 // keep the TOML well formed (numbers across every magnitude and the special literals, strings
 // from each key's vocabulary, keys, lines, whole tables: rods, segments, ends, loads, gauges,
-// solver options), so that most inputs get past the reader to the solvers, where byte-level
+// solver options, an ensemble and its perturbations), so that most inputs get past the reader to the solvers, where byte-level
 // mutation mostly breaks the TOML. No physics here; what each key means is docs/case_file.md.
 #pragma once
 
@@ -37,9 +37,9 @@ inline constexpr std::pair<rodcollide::CaseTable, std::string_view> unfuzzed_cas
     {rodcollide::CaseTable::load, "file"}};
 /// The keys of the key tables (case_key_table.hpp, solver_option_table.hpp) written as
 /// `key = value` lines: a new key is fuzzed as soon as it has its row. Tables of tables ([[rod]]
-/// at the top level, [[rod.segment]] in a rod) are headers, written by new_table(). [left] and
-/// [right] are both "end".
-inline const std::array<TableKeys, 8> case_keys = [] {
+/// at the top level, [[rod.segment]] in a rod, [[ensemble.perturb]] in [ensemble]) are headers,
+/// written by new_table(). [left] and [right] are both "end".
+inline const std::array<TableKeys, 10> case_keys = [] {
     const auto written = [](std::string_view name, CaseTable table) {
         TableKeys t{name, {}};
         std::size_t n = 0;
@@ -55,7 +55,7 @@ inline const std::array<TableKeys, 8> case_keys = [] {
     TableKeys defaults{"defaults", {}};
     n = 0;
     for (std::string_view k : defaults_keys()) defaults.keys.at(n++) = k;
-    return std::array<TableKeys, 8>{{
+    return std::array<TableKeys, 10>{{
         written("", CaseTable::top_level),
         defaults,
         written("rod", CaseTable::rod),
@@ -64,12 +64,15 @@ inline const std::array<TableKeys, 8> case_keys = [] {
         written("end", CaseTable::end),
         written("load", CaseTable::load),
         written("gauge", CaseTable::gauge),
+        written("ensemble", CaseTable::ensemble),
+        written("ensemble.perturb", CaseTable::perturb),
     }};
 }();
-inline constexpr std::array<std::string_view, 17> case_words = {
+inline constexpr std::array<std::string_view, 22> case_words = {
     "characteristics", "finite-difference", "free",     "fixed", "wall", "anechoic",  "force",
     "velocity",        "left",              "right",    "rectangle", "trapezoid", "half-sine",
-    "SI",              "dimensionless",     "",         "gauge"};
+    "SI",              "dimensionless",     "",         "gauge", "rod",  "mass",      "spring",
+    "dashpot",         "spring-dashpot"};
 
 /// Mutates case-file text. Deterministic for a given seed (libFuzzer replays by seed).
 class CaseMutator {
@@ -169,14 +172,18 @@ private:
             if (c != '[' && c != ']' && c != ' ' && c != '\t') name += c;
         return name;
     }
-    /// One past the last line of the table at `header` and, for a rod, of its segments.
+    /// One past the last line of the table at `header` and, for a rod, of its segments (for
+    /// [ensemble], of the [[ensemble.perturb]] tables that follow it).
     static std::size_t block_end(const Lines& lines, std::size_t header) {
         std::size_t end = table_end(lines, header);
-        if (header_name(lines[header]) == "rod")
-            while (end < lines.size() && header_name(lines[end]) == "rod.segment") end = table_end(lines, end);
+        const std::string name = header_name(lines[header]);
+        if (name == "rod" || name == "ensemble")
+            while (end < lines.size() && header_name(lines[end]) == (name == "rod" ? "rod.segment" : "ensemble.perturb"))
+                end = table_end(lines, end);
         return end;
     }
-    /// The first lines of the blocks: tables, a rod with its segments counted as one.
+    /// The first lines of the blocks: tables, a rod with its segments (an ensemble with its
+    /// perturbations) counted as one.
     static std::vector<std::size_t> blocks(const Lines& lines) {
         std::vector<std::size_t> b;
         for (std::size_t i : headers(lines))
@@ -354,7 +361,8 @@ private:
         if (key == "title" || key == "name" || key == "file") return '"' + std::string(pick(case_words)) + '"';
         if (key == "method") return chance(0.5) ? "\"characteristics\"" : "\"finite-difference\"";
         if (key == "units") return chance(0.5) ? "\"SI\"" : "\"dimensionless\"";
-        if (key == "kind") return '"' + std::string(pick(find_case_key(CaseTable::end, "kind")->choices)) + '"';
+        if (key == "kind")  // an end's kinds or an element's (issue 23); either may land in either table
+            return '"' + std::string(pick(find_case_key(chance(0.7) ? CaseTable::end : CaseTable::rod, "kind")->choices)) + '"';
         if (key == "end") return chance(0.5) ? "\"left\"" : "\"right\"";
         if (key == "quantity") return chance(0.5) ? "\"force\"" : "\"velocity\"";
         if (key == "shape") return '"' + std::string(pick(find_case_key(CaseTable::load, "shape")->choices)) + '"';
@@ -364,7 +372,27 @@ private:
             if (o->type == OptionType::count) return number_for("1", others);
         }
         if (key == "rod") return number_for("1", others);
+        // [ensemble] and [[ensemble.perturb]]: mostly spreads small enough to be accepted, so that
+        // members are drawn; the edits of numbers reach the refusals.
+        if (key == "key" || key == "distribution")
+            return '"' + std::string(pick(find_case_key(CaseTable::perturb, key)->choices)) + '"';
+        if (key == "shared") return chance(0.5) ? "true" : "false";
+        if (key == "rods") return rod_list(others);
+        if (key == "relative" || key == "absolute") return number_for(chance(0.7) ? "0.01" : "1e-6", others);
+        if (key == "members") return number_for("3", others);
+        if (key == "seed") return number_for("1", others);
         return number_for(chance(0.5) ? "1.0" : shortest(others.empty() ? 1.0 : pick(others)), others);
+    }
+    /// Rod indices for [[ensemble.perturb]] `rods`: mostly a few of the first rods, in order;
+    /// sometimes empty, repeated, negative, fractional or far beyond the chain.
+    std::string rod_list(const std::vector<double>& others) {
+        std::string s = "[";
+        const std::size_t n = below(4);
+        for (std::size_t k = 0; k < n; ++k) {
+            if (k) s += ", ";
+            s += chance(0.85) ? std::to_string(k + below(2)) : number_for("1", others);
+        }
+        return s + "]";
     }
     /// `n` numbers; increasing from 0 when `times`.
     std::string array(bool times, std::size_t n, const std::vector<double>& others) {
@@ -400,12 +428,21 @@ private:
     Lines new_table(const std::vector<double>& others, bool has_defaults) {
         Lines t;
         const auto add = [&](std::string_view key) { t.push_back(std::string(key) + " = " + value_for(key, others)); };
-        switch (below(8)) {
+        switch (below(10)) {
             case 0:
                 t.push_back("[[rod]]");
                 add("velocity");
-                for (std::string_view k : {"gap", "length", "area", "density", "youngs_modulus"})
-                    if (chance(k == "gap" ? 0.4 : has_defaults ? 0.9 : 0.97)) add(k);
+                if (chance(0.1)) {  // a rigid mass (issue 23)
+                    t.push_back("kind = \"mass\"");
+                    add("mass");
+                    if (chance(0.4)) add("gap");
+                } else {
+                    for (std::string_view k : {"gap", "length", "area", "density", "youngs_modulus"})
+                        if (chance(k == "gap" ? 0.4 : has_defaults ? 0.9 : 0.97)) add(k);
+                }
+                if (chance(0.15)) add("contact_stiffness");
+                if (chance(0.05)) add("contact_exponent");
+                if (chance(0.05)) add("contact_damping");
                 break;
             case 1:
                 t.push_back("[[rod.segment]]");
@@ -416,6 +453,9 @@ private:
                 t.push_back(chance(0.5) ? "[left]" : "[right]");
                 add("kind");
                 if (t.back().find("wall") != std::string::npos && chance(0.7)) add("gap");
+                if (t.back().find("wall") != std::string::npos && chance(0.2)) add("contact_stiffness");
+                if (t.back().find("spring") != std::string::npos) add("stiffness");
+                if (t.back().find("dashpot") != std::string::npos) add("damping");
                 break;
             case 3:
                 t.push_back("[[load]]");
@@ -444,6 +484,19 @@ private:
                 t.push_back("[solver]");
                 for (const SolverOptionSpec& o : solver_option_table())
                     if (chance(0.3)) add(o.key);
+                break;
+            case 7:  // replaces the old one (its perturbations stay)
+                t.push_back("[ensemble]");
+                if (chance(0.8)) add("members");
+                if (chance(0.5)) add("seed");
+                break;
+            case 8:
+                t.push_back("[[ensemble.perturb]]");
+                add("key");
+                if (chance(0.5)) add("rods");
+                add(chance(0.7) ? "relative" : "absolute");
+                if (chance(0.5)) add("distribution");
+                if (chance(0.3)) add("shared");
                 break;
             default:  // replaces the old one: the material, and maybe a velocity and gap for all
                 t.push_back("[defaults]");
@@ -575,8 +628,9 @@ private:
     }
 
     /// Puts `table` (a header and its keys) where it cannot swallow other keys: a segment at the
-    /// end of a rod's (whose own length then goes: the segments' sum is its length), a table that
-    /// can be there once in place of the old one, an array table before a block or at the end.
+    /// end of a rod's (whose own length then goes: the segments' sum is its length), a
+    /// perturbation mostly after [ensemble]'s, a table that can be there once in place of the old
+    /// one, an array table before a block or at the end.
     void place_table(Lines& lines, const Lines& table) {
         if (table.empty() || !is_header(table.front())) return;
         const std::string name = header_name(table.front());
@@ -594,6 +648,9 @@ private:
                     --at;
                     break;
                 }
+        } else if (name == "ensemble.perturb" && chance(0.9)) {
+            for (std::size_t i : headers(lines))
+                if (header_name(lines[i]) == "ensemble") at = block_end(lines, i);
         } else {
             if (table.front().find("[[") == std::string::npos)
                 for (std::size_t i : headers(lines))

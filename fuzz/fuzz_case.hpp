@@ -1,7 +1,8 @@
 // One fuzz input, end to end, shared by the libFuzzer target (case_fuzzer.cpp) and the regression
 // test over fuzz/regressions/ (tests/fuzz/test_fuzz_regressions.cpp): parse_case (the pre-parse
-// scan, toml11, the typed reader, Chain's checks), then solve() with both methods, whose outcomes
-// check themselves (outcome_check.hpp). Bad input must end in CaseError; a reached cap, an
+// scan, toml11, the typed reader, Chain's checks, the [ensemble] table's checks), then solve() with
+// both methods, whose outcomes check themselves (outcome_check.hpp); with an [ensemble] table,
+// one member is drawn and solved the same way, as `rodcollide ensemble` would. Bad input must end in CaseError; a reached cap, an
 // unsupported request or a violated invariant is a refusal (exit 1 in the CLI). Anything else
 // escaping, a crash or a sanitizer report is a defect. Each accepted outcome is checked again here,
 // independently of the solver's own call, and must be finite as printed (JSON). Per-input work is
@@ -9,6 +10,7 @@
 #pragma once
 
 #include "rodcollide/case_file.hpp"
+#include "rodcollide/ensemble_spec.hpp"
 #include "rodcollide/errors.hpp"
 #include "outcome/outcome_check.hpp"
 #include "rodcollide/outcome_report.hpp"
@@ -20,6 +22,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace rodcollide::fuzz {
 
@@ -33,17 +36,20 @@ struct MethodCounts {
 };
 
 /// What became of the inputs so far: refused as bad input, skipped (more rods than the fuzz
-/// target's cap) or handed to both solvers.
+/// target's cap) or handed to both solvers; of those with an [ensemble] table, the members drawn
+/// (each then handed to both solvers too) and those whose chain the model refused (bad input in
+/// `rodcollide ensemble`).
 struct Counts {
     std::size_t inputs = 0, refused_input = 0, skipped = 0;
+    std::size_t members = 0, refused_members = 0;
     MethodCounts exact, finite_difference;
     std::size_t accepted() const { return exact.accepted + finite_difference.accepted; }
     std::size_t capped() const { return exact.capped + finite_difference.capped; }
     std::size_t violations() const { return exact.violations + finite_difference.violations; }
 };
 
-/// Bounds the work of one solve (the caps a user could raise are lowered, never raised).
-inline SolverOptions bounded(const Case& c, Method method) {
+/// Bounds the work of one solve of `chain` (the caps a user could raise are lowered, never raised).
+inline SolverOptions bounded(const Case& c, const Chain& chain, Method method) {
     SolverOptions o = c.solver;
     o.method = method;
     o.max_events = std::min<std::size_t>(o.max_events, 5000);
@@ -53,9 +59,9 @@ inline SolverOptions bounded(const Case& c, Method method) {
         // hundreds of transit times).
         o.cells = std::min<std::size_t>(o.cells ? o.cells : 4, 4);
         double cells = 0;
-        for (const Rod& r : c.chain.rods()) cells += 4 * r.transit_time() / c.chain.shortest_transit_time();
+        for (const Rod& r : chain.rods()) cells += 4 * r.transit_time() / chain.shortest_transit_time();
         const double steps = 5e4 / std::max(cells, 1.0);
-        const double horizon = steps * c.chain.shortest_transit_time() / 4;
+        const double horizon = steps * chain.shortest_transit_time() / 4;
         o.end_time = std::min(o.end_time.value_or(horizon), horizon);
         o.record_until.reset();
     }
@@ -77,28 +83,14 @@ struct Defect : std::logic_error {
     using std::logic_error::logic_error;
 };
 
-/// Runs one input; counts what became of it; throws Defect (or lets an unexpected exception
-/// escape) on a defect. With `strict`, a violated invariant is a defect too. Returns false when
-/// the input was refused as bad input.
-inline bool run_case(const std::string& text, Counts& counts, bool strict = false) {
-    ++counts.inputs;
-    std::optional<Case> parsed;
-    try {
-        parsed.emplace(parse_case(text, "fuzz.toml"));
-    } catch (const CaseError&) {
-        ++counts.refused_input;
-        return false;
-    }
-    const Case& c = *parsed;
-    if (c.chain.size() > 64) {  // bounded work per input
-        ++counts.skipped;
-        return true;
-    }
+/// Solves `chain` (the case's, or an ensemble member's) with both methods and checks each outcome;
+/// counts what became of it; throws Defect on a defect (with `strict`, a violated invariant too).
+inline void solve_both(const Case& c, const Chain& chain, Counts& counts, bool strict) {
     for (Method method : {Method::characteristics, Method::finite_difference}) {
         MethodCounts& m = method == Method::characteristics ? counts.exact : counts.finite_difference;
         Outcome o;
         try {
-            o = solve(c.chain, bounded(c, method));
+            o = solve(chain, bounded(c, chain, method));
         } catch (const InvariantViolation& e) {
             ++m.violations;
             if (strict) throw Defect(e.what());
@@ -121,6 +113,40 @@ inline bool run_case(const std::string& text, Counts& counts, bool strict = fals
             std::isinf(o.velocity_error_bound))
             json.erase("velocity_error_bound");
         if (!finite_json(json)) throw Defect("non-finite value in an accepted outcome: " + json.dump());
+    }
+}
+
+/// Runs one input; counts what became of it; throws Defect (or lets an unexpected exception
+/// escape) on a defect. With `strict`, a violated invariant is a defect too. Returns false when
+/// the input was refused as bad input.
+inline bool run_case(const std::string& text, Counts& counts, bool strict = false) {
+    ++counts.inputs;
+    std::optional<Case> parsed;
+    try {
+        parsed.emplace(parse_case(text, "fuzz.toml"));
+    } catch (const CaseError&) {
+        ++counts.refused_input;
+        return false;
+    }
+    const Case& c = *parsed;
+    if (c.chain.size() > 64) {  // bounded work per input
+        ++counts.skipped;
+        return true;
+    }
+    solve_both(c, c.chain, counts, strict);
+    if (c.ensemble) {
+        // Member 1 (member 0 is as random): its draws and chain, as `rodcollide ensemble` makes them.
+        const std::vector<PerturbedValue> columns = perturbed_values(*c.ensemble, c.chain.size());
+        const std::vector<double> draws = member_draws(*c.ensemble, c.chain, columns, 1);
+        std::optional<Chain> member;
+        try {
+            member.emplace(member_chain(c.chain, *c.ensemble, columns, draws));
+        } catch (const InvalidInput&) {  // bad input in the CLI: a member's chain refused by the model
+            ++counts.refused_members;
+            return true;
+        }
+        ++counts.members;
+        solve_both(c, *member, counts, strict);
     }
     return true;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "rodcollide/chain_ends.hpp"
+#include "rodcollide/contact_law.hpp"
 #include "rodcollide/errors.hpp"
 #include "rodcollide/elements.hpp"
 
@@ -43,6 +44,16 @@ struct Segment {
     double youngs_modulus = 0;  ///< [Pa]
 };
 
+/// What an element of the chain is (case file `[[rod]] kind`).
+enum class RodKind {
+    rod,   ///< a thin elastic rod (the default)
+    mass,  ///< a rigid body of mass `mass`: no length, no waves (docs/physics.md §9.1)
+};
+/// "rod" / "mass".
+std::string_view to_string(RodKind kind);
+/// The kinds, in RodKind's order (the case file's names).
+inline constexpr std::string_view rod_kind_names[] = {"rod", "mass"};
+
 /// One rod, as given by the user. Invariants (checked by Chain): length, area, density and
 /// youngs_modulus finite and > 0; velocity finite; gap finite and >= 0. A rod with segments is
 /// their welded sequence, left to right: its length is their sum (Chain sets it), and its area,
@@ -56,9 +67,22 @@ struct Rod {
     double velocity = 0;        ///< initial uniform particle velocity [m/s], rod unstrained
     double gap = 0;             ///< initial distance from the previous rod's right end [m]
     std::vector<Segment> segments;  ///< empty: one uniform piece
+    // Added by issue 23 (after the fields above, so that aggregate initialisation keeps its meaning).
+    RodKind kind = RodKind::rod;
+    double rigid_mass = 0;  ///< kind mass: M [kg] (case key `mass`); a rod's mass is rho A L
+    /// The contact on this element's left (with the previous element): 0 and 0 is rigid (the
+    /// default); else the compliant law of contact_law.hpp (keys contact_stiffness, _exponent,
+    /// _damping).
+    double contact_stiffness = 0;  ///< k [N/m^p], > 0 when given
+    double contact_exponent = 1;   ///< p [-], > 0
+    double contact_damping = 0;    ///< c [N s/m], >= 0
+
+    bool is_mass() const { return kind == RodKind::mass; }
+    /// The law of the contact on this element's left (rigid by default).
+    ContactLaw contact_law() const { return {contact_stiffness, contact_exponent, contact_damping, false}; }
 
     double wave_speed() const;    ///< c = sqrt(E/rho) [m/s] (first segment's)
-    double mass() const;          ///< m = rho*A*L [kg], summed over segments
+    double mass() const;          ///< m = rho*A*L [kg], summed over segments; M for a mass
     double transit_time() const;  ///< L/c [s], summed over segments
     double impedance() const;     ///< Z = rho*A*c [N*s/m]
     double axial_stiffness() const;  ///< E*A [N]
@@ -83,9 +107,14 @@ inline constexpr double largest_magnitude = 1e100;
 /// ratio of 1e5 keeps rounding (2.2e-11) below that tolerance.
 inline constexpr double largest_scale_ratio = 1e5;
 
+/// Largest contact_exponent p accepted (bounded: δ^p stays a normal double for the overlaps the
+/// dynamic range allows).
+inline constexpr double largest_contact_exponent = 10;
+
 /// The checks Chain makes, for readers that report a value where it is written: a rod count
 /// outside [2, max_rods], and one quantity of a rod ("length", "area", "density",
-/// "youngs_modulus", "velocity", "gap"; rod none for a default that applies to every rod) that
+/// "youngs_modulus", "velocity", "gap", "mass", "contact_stiffness", "contact_exponent",
+/// "contact_damping"; rod none for a default that applies to every rod) that
 /// breaks Rod's invariants or lies outside the magnitudes above. Throw InvalidModel.
 /// A single rod is allowed when `single_allowed` (a chain bounded by something other than two
 /// free, unloaded ends).
@@ -119,6 +148,12 @@ public:
     /// (gaps not counted) [m].
     /// @pre i < size()
     double material_offset(std::size_t i) const;
+    /// Whether anything in the chain is beyond the rigid model of the papers: a mass, a compliant
+    /// contact or wall, or a spring or dashpot end (issue 23; the exact solver refuses these).
+    bool compliant() const;
+    /// Whether any element is a rigid mass.
+    bool has_masses() const;
+
     /// Largest difference of initial velocities, the velocity scale of the problem [m/s]; with
     /// ends, also the speed of a rod at a non-free end and what a load imposes.
     double velocity_scale() const;

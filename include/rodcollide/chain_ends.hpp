@@ -3,6 +3,8 @@
 // Validated with the Chain that owns them (chain.hpp); the physics is junction.hpp's.
 #pragma once
 
+#include "rodcollide/contact_law.hpp"
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -23,14 +25,34 @@ enum class EndKind {
     wall,      ///< a rigid, immobile wall at a gap: compression only, opens and re-closes
     anechoic,  ///< impedance-matched: the rod continues to infinity in its initial state, so
                ///< nothing that arrives is reflected (energy leaves: energy.radiated)
+    // Issue 23 (docs/physics.md §9.3): attached to the end, bilateral (they pull as well as push).
+    spring,          ///< a linear spring of `stiffness` to the ground, unstretched at t = 0
+    dashpot,         ///< a linear dashpot of `damping` to the ground
+    spring_dashpot,  ///< both, in parallel ("spring-dashpot")
 };
 
-/// "free" | "fixed" | "wall" | "anechoic".
+/// "free" | "fixed" | "wall" | "anechoic" | "spring" | "dashpot" | "spring-dashpot".
 std::string_view to_string(EndKind kind);
 
 struct ChainEnd {
     EndKind kind = EndKind::free;
     double gap = 0;  ///< wall only: distance from the chain's end to the wall at t = 0 [m], >= 0
+    double stiffness = 0;  ///< spring, spring-dashpot: k [N/m], > 0
+    double damping = 0;    ///< dashpot, spring-dashpot: c [N s/m], > 0
+    /// wall only: a compliant wall's law (contact_law.hpp); 0 and 0: rigid (the default).
+    double contact_stiffness = 0;  ///< [N/m^p]
+    double contact_exponent = 1;   ///< [-]
+    double contact_damping = 0;    ///< [N s/m]
+
+    /// A wall's contact law (rigid unless contact keys were given); a spring or dashpot end's
+    /// bilateral law (k, p = 1, c); rigid for the other kinds.
+    ContactLaw law() const;
+    /// The wall's contact keys only (rigid() unless given).
+    ContactLaw contact_law() const { return {contact_stiffness, contact_exponent, contact_damping, false}; }
+    /// A spring, dashpot or spring-dashpot end.
+    bool attached() const { return kind == EndKind::spring || kind == EndKind::dashpot || kind == EndKind::spring_dashpot; }
+    /// Anything beyond the rigid end conditions: an attached end, or a compliant wall.
+    bool compliant() const { return attached() || (kind == EndKind::wall && !contact_law().rigid()); }
 };
 
 /// What a load prescribes at its end.
@@ -102,6 +124,11 @@ void shape_points(const LoadShape& shape, std::vector<double>& time, std::vector
 /// the analysis in the message.
 /// @throws InvalidInput (key "ends") if the chain has an end that is not free or a load.
 void require_free_ends(const ChainEnds& ends, std::string_view what);
+
+/// The one line with which what cannot carry issue 23's compliant parts refuses a chain that has
+/// them (Chain::compliant()): the exact solver for now, and the analyses built on it or on rigid
+/// laws. `what` names it.
+std::string compliant_refusal(std::string_view what);
 
 /// Checks a load's own invariants (times finite, >= 0, strictly increasing; values finite; as
 /// many values as times).

@@ -11,6 +11,7 @@
 
 #include "rodcollide/chain.hpp"
 #include "rodcollide/laws/identified.hpp"
+#include "rodcollide/laws/law_result.hpp"
 #include "rodcollide/laws/properties.hpp"
 #include "rodcollide/outcome.hpp"
 #include "rodcollide/solver_options.hpp"
@@ -24,6 +25,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rodcollide {
@@ -153,8 +155,38 @@ struct ConeSweepResult {
 /// quasi-uniform ones); total_directions() of them.
 std::vector<Eigen::VectorXd> cone_sweep_directions(const Chain& chain, const ConeSweepOptions& options);
 
-/// Runs the sweep (validates first); throws what solve() throws.
+/// Runs the sweep (validates first); throws what solve() throws. It is
+/// join_cone_sweep(title, chain, options, {solve_cone_sweep_shard(chain, options)}).
 ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const ConeSweepOptions& options);
+
+/// The wave solves of a cone sweep's shard (options.shard), before any cone is identified: the
+/// expensive, independent part of a sweep, which processes (MPI ranks) can share out and join.
+/// Every direction is solved as in one process, so the joined sweep is the threaded one bit for bit.
+struct ConeSweepSolves {
+    Shard shard;
+    std::size_t first = 0, last = 0;            ///< its directions [first, last)
+    std::vector<ConeSweepPoint> points;         ///< cone and sequential_cone not yet set
+    std::vector<Eigen::VectorXd> sequential_post;      ///< per point: the sequential law's gamma+
+    std::vector<std::string> sequential_signatures;    ///< per point: its impact sequence
+    std::vector<laws::Consistency> consistency;        ///< per point: the wave outcome's flags
+};
+
+/// Solves the directions of options.shard on options.threads threads (validates first).
+ConeSweepSolves solve_cone_sweep_shard(const Chain& chain, const ConeSweepOptions& options);
+
+/// The sweep from its solves: shards 1..n in order, joined into the whole sweep (shard 1/1), or
+/// one part alone (then the report is that shard's, as `--shard k/n` prints it). The cones,
+/// facets (bisected on options.threads threads), law and properties are found here. `options` are
+/// those the parts were solved with, but for shard and threads.
+/// @throws std::invalid_argument if the parts are not shards 1..n of a sweep with these options.
+ConeSweepResult join_cone_sweep(const std::string& title, const Chain& chain, const ConeSweepOptions& options,
+                                std::vector<ConeSweepSolves> shards);
+
+/// The solves as bytes, to send to another process running the same binary (MPI: the doubles
+/// travel as their bits), and back. Reading checks the sizes: bytes cut short or of another
+/// chain (`bodies`) or number of laws throw std::invalid_argument.
+std::string cone_sweep_solves_bytes(const ConeSweepSolves& solves);
+ConeSweepSolves cone_sweep_solves_from_bytes(std::string_view bytes, std::size_t bodies, std::size_t laws);
 
 /// Cones of a map from (gamma-, gamma+, signature) samples: grouped by signature, one matrix per
 /// group from n-1 independent directions verified at every other, groups with equal matrices

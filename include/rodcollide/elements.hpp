@@ -7,6 +7,7 @@
 #pragma once
 
 #include "rodcollide/chain_ends.hpp"
+#include "rodcollide/contact_law.hpp"
 
 #include <cstddef>
 
@@ -23,6 +24,8 @@ enum class JunctionKind {
                ///< other side never moves (it has a gap and a ContactRecord)
     anechoic_end,  ///< an end of the chain continued to infinity by the same rod in its initial
                    ///< state: it sends back only that state, so nothing arriving is reflected
+    attached_end,  ///< an end of the chain on a spring and/or dashpot to the ground (issue 23):
+                   ///< bilateral, its law is Junction::law (docs/physics.md §9.3)
 };
 
 /// The junction kind of a chain end of this kind.
@@ -59,6 +62,12 @@ struct Junction {
     /// anechoic end: the velocity of the rod's continuation beyond the end (its element's initial
     /// velocity), which is what the end sends back [m/s]
     double outside_velocity = 0;
+    /// contact, wall: the compliant law when it is not rigid() (issue 23; rigid by default);
+    /// attached_end: its bilateral spring/dashpot law.
+    ContactLaw law;
+    /// Rigid masses sit between this junction's elements, or between it and the chain's end
+    /// (issue 23): only a solver that carries masses may run such a chain.
+    bool lumped = false;
 };
 
 }  // namespace rodcollide

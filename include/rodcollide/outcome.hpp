@@ -83,14 +83,23 @@ struct EnergyBalance {
     double dropped = 0;
     double radiated = 0;  ///< energy that left through anechoic ends [J]
     double input = 0;     ///< work done on the chain by loads [J]
+    /// Issue 23 (reported only for chains with compliant parts, Outcome::compliant): energy stored
+    /// in compliant contacts, compliant walls and end springs at the end time [J] (0 once settled)
+    /// and energy the dashpots (contact_damping, dashpot ends) dissipated [J].
+    double contact = 0;
+    double dissipated = 0;
 
     /// The balance supplied = accounted, checked on every outcome (outcome_check.hpp). Each energy
     /// term belongs to exactly one side here, and a new one is added in this one place.
     double supplied() const { return initial + input; }                                     ///< [J]
-    double accounted() const { return final_rigid + final_vibration + dropped + radiated; }  ///< [J]
+    double accounted() const {  ///< [J]
+        return final_rigid + final_vibration + contact + dissipated + dropped + radiated;
+    }
     /// What the balance's errors are relative to [J]: what came in, or what is left and what left,
     /// whichever is larger (the self-check and the finite-difference error estimate share it).
-    double scale() const { return std::max(supplied(), final_rigid + final_vibration + std::abs(radiated)); }
+    double scale() const {
+        return std::max(supplied(), final_rigid + final_vibration + contact + dissipated + std::abs(radiated));
+    }
 };
 
 struct SolverStats {
@@ -126,7 +135,8 @@ enum class AccuracyStatus {
     front_proliferation,  ///< characteristics: meeting it needs more fronts than max_memory holds
     chaotic,              ///< rounding alone (or a rerun that never settles) moves the outcome beyond it
     event_budget,         ///< refining stopped at max_events
-    work_budget,          ///< finite differences: the grid that would meet it exceeds the work limit
+    work_budget,          ///< finite differences: the grid that would meet it exceeds the work limit;
+                          ///< characteristics: a run to end_time merged at the resolution its work budget allows
     resolution_set,       ///< time_resolution or cells set by hand, and the estimate misses it
     no_estimate,          ///< no estimate could be made (its second run stopped): see the warnings
 };
@@ -161,6 +171,9 @@ struct Outcome {
     /// outputs stay as they were before ends existed).
     std::vector<EndOutcome> ends;
     EnergyBalance energy;
+    /// The chain has issue 23's parts (Chain::compliant()): the outputs add energy.contact and
+    /// energy.dissipated, which other chains' outputs leave out, as they were.
+    bool compliant = false;
     double end_time = 0;     ///< time at which the outcome was evaluated [s]
     bool settled = false;    ///< proven that no contact can happen after end_time
     double last_contact_time = 0;  ///< last time any contact carried force [s]

@@ -32,19 +32,34 @@ py::dict segment_dict(const Segment& g) {
 }
 
 /// A rod as its [[rod]] table: every number of the key table (case_key_table.hpp).
+/// Issue 23's keys appear only where they apply, so that a rod's dict is what it always was: a
+/// mass has kind, mass, velocity and gap; the contact keys appear when the contact is compliant.
 py::dict rod_dict(const Rod& r) {
     py::dict d;
-    for (const CaseKeySpec& row : case_key_table())
-        if (row.rod_field) d[py::str(row.key.data(), row.key.size())] = r.*row.rod_field;
+    const bool compliant = !r.contact_law().rigid();
+    for (const CaseKeySpec& row : case_key_table()) {
+        if (!row.rod_field) continue;
+        if (row.key == "mass" ? !r.is_mass() : r.is_mass() && row.required) continue;
+        if (row.key.starts_with("contact_") && !compliant) continue;
+        d[py::str(row.key.data(), row.key.size())] = r.*row.rod_field;
+    }
+    if (r.is_mass()) d["kind"] = std::string(to_string(r.kind));
     return d;
 }
 
-/// A chain end as its [left] / [right] table: kind, and gap for a wall only (the only end that
-/// takes one), so that Case(left=case.ends["left"]) reads it back.
+/// A chain end as its [left] / [right] table: kind, gap for a wall only (the only end that takes
+/// one), and the keys of a spring/dashpot end or a compliant wall, so that Case(left=case.ends["left"]) reads it back.
 py::dict end_dict(const ChainEnd& e) {
     py::dict d;
     d["kind"] = std::string(to_string(e.kind));
     if (e.kind == EndKind::wall) d["gap"] = e.gap;
+    if (e.kind == EndKind::spring || e.kind == EndKind::spring_dashpot) d["stiffness"] = e.stiffness;
+    if (e.kind == EndKind::dashpot || e.kind == EndKind::spring_dashpot) d["damping"] = e.damping;
+    if (e.kind == EndKind::wall && !e.contact_law().rigid()) {
+        d["contact_stiffness"] = e.contact_stiffness;
+        d["contact_exponent"] = e.contact_exponent;
+        d["contact_damping"] = e.contact_damping;
+    }
     return d;
 }
 
@@ -114,7 +129,7 @@ std::optional<Case> plain_case(py::handle rods, py::handle title, const std::str
             const std::string name(key.key);
             PyObject* v = PyDict_GetItemString(item.ptr(), name.c_str());  // borrowed; never raises
             if (!v || v == Py_None) {
-                if (key.required) return std::nullopt;
+                if (key.required && key.rod_field != &Rod::rigid_mass) return std::nullopt;  // a rod's material
                 if (v) ++found;
                 continue;
             }

@@ -154,7 +154,7 @@ void bind_solve(py::module_& m) {
                                "as in the JSON: [{'rods': [k, k+1], 'impulse': ..., 'intervals': [[start, end], ...]}]")
         .def_property_readonly("energy", [](const TitledOutcome& o) { return to_python(o.json()["energy"]); },
                                "{'initial', 'final_rigid', 'final_vibration', 'dropped'} [J], and 'radiated', "
-                               "'input' for a chain with ends")
+                               "'input' for a chain with ends, 'contact', 'dissipated' for one with compliant parts")
         .def_property_readonly(
             "ends",
             [](const TitledOutcome& o) {

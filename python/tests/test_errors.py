@@ -95,7 +95,7 @@ BAD_DICTS = {
     "gap on a free end": (dict(rods=[dict(UNIT, velocity=1)], left=dict(gap=0.1), right=dict(kind="fixed")),
                           "<dict>:8: left.gap: only a \"wall\" end has a gap; this end is \"free\""),
     "end kind": (dict(rods=[UNIT, UNIT], left=dict(kind="sticky")),
-                 "<dict>:12: left.kind: unknown end kind \"sticky\"; valid: free, fixed, wall, anechoic"),
+                 "<dict>:12: left.kind: unknown end kind \"sticky\"; valid: free, fixed, wall, anechoic, spring, dashpot, spring-dashpot"),
     "load on a fixed end": (dict(rods=[UNIT], left=dict(kind="fixed"),
                                  load=[dict(end="left", quantity="force", time=[0, 1], value=[1, 1])]),
                             "<dict>:9: load[0].end: a load acts on a free end only; the left end is \"fixed\""),

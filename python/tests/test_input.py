@@ -148,16 +148,25 @@ def test_solver_keywords_are_the_option_table():
 
 def test_case_keys_are_the_key_table():
     """The case keys of the C++ table (case_key_table.hpp) are those of the views: a rod's dict has
-    every [[rod]] number, a segment's every [[rod.segment]] key; and the fast path for plain rods
-    takes every [[rod]] number, as the case reader does."""
+    every [[rod]] number a rod takes, plus the contact keys where its contact is compliant; a mass's
+    dict has its own keys and its kind; a segment's every [[rod.segment]] key; and the fast path
+    for plain rods takes every number a rod and its contact take, as the case reader does."""
     keys = _core.case_keys
     assert len(keys) == len(set(keys)) and ("rod", "velocity") in keys and ("end", "kind") in keys
-    rod_numbers = [k for t, k in keys if t == "rod" and k != "segment"]
+    rod_numbers = [k for t, k in keys if t == "rod" and k not in ("segment", "kind")]
+    contact_numbers = [k for k in rod_numbers if k.startswith("contact_")]
+    body_numbers = [k for k in rod_numbers if k not in contact_numbers and k != "mass"]  # a rod's own
+    assert len(contact_numbers) == 3 and "mass" in rod_numbers
     segment_keys = [k for t, k in keys if t == "rod.segment"]
     case = rc.load_case("cases/ends/stepped_striker_wall.toml")
-    assert all(list(rod) == rod_numbers for rod in case.rods)
+    assert all(list(rod) == body_numbers for rod in case.rods)
     assert any(case.segments) and all(list(s) == segment_keys for rod in case.segments for s in rod)
-    rods = [dict(ROD, velocity=1), dict({k: 0.5 if k in ("velocity", "gap") else 1 for k in rod_numbers})]
+    cushioned = rc.load_case("cases/compliant/hammer_cushion_pile.toml")
+    assert list(cushioned.rods[0]) == body_numbers and list(cushioned.rods[1]) == body_numbers + contact_numbers
+    mass = rc.load_case("cases/compliant/mass_on_fixed_bar.toml").rods[0]
+    assert set(mass) == {"velocity", "gap", "mass", "kind"} and mass["kind"] == "mass"
+    rods = [dict(ROD, velocity=1),
+            dict({k: 0.5 if k in ("velocity", "gap") else 1 for k in body_numbers + contact_numbers})]
     fast = _core.plain_case(rods, None, "<dict>")
     assert fast is not None, "a [[rod]] number the fast path does not take"
     assert _same(fast, _reader_case(rods, None))

@@ -53,6 +53,9 @@ void validate(const CompareOptions& options) {
 
 void check_compare_chain(const Chain& chain) {
     require_free_ends(chain.ends(), "compare");
+    if (chain.compliant())
+        throw InvalidInput("rod", fmt::format("{} compares with rigid impact laws of rods; {}", "compare",
+                                              compliant_refusal("it")));
     if (chain.size() > max_compare_rods)
         throw InvalidInput("rods", fmt::format("compare takes at most {} rods (the rigid laws use dense matrices); "
                                                "the case has {}",

@@ -18,8 +18,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
 namespace rodcollide {
@@ -67,6 +69,9 @@ void validate(const ConeSweepOptions& o) {
 
 void check_cone_sweep_chain(const Chain& chain) {
     require_free_ends(chain.ends(), "sweep");
+    if (chain.compliant())
+        throw InvalidInput("rod", fmt::format("{} compares with rigid impact laws of rods; {}", "sweep",
+                                              compliant_refusal("it")));
     if (chain.size() < 3 || chain.size() > max_cone_sweep_rods)
         throw InvalidInput("rods", fmt::format("a sweep needs 3 to {} rods (gamma- lives on the sphere S^(n-2)); the "
                                                "case has {}",
@@ -88,57 +93,74 @@ std::vector<Eigen::VectorXd> cone_sweep_directions(const Chain& chain, const Con
     return out;
 }
 
-ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const ConeSweepOptions& options) {
+namespace {
+
+/// The wave solver's options for one direction of a cone sweep (its event cap, no progress).
+SolverOptions direction_solver(const ConeSweepOptions& options) {
+    SolverOptions solver = options.solver;
+    solver.progress = nullptr;
+    solver.max_events = std::min(solver.max_events, cone_sweep_max_events);
+    return solver;
+}
+
+/// Shards 1..n of one sweep, in order, as one solve of all its directions (a single part, whatever
+/// its shard, stays as it is).
+ConeSweepSolves joined(std::vector<ConeSweepSolves> parts) {
+    if (parts.empty()) throw std::invalid_argument("join_cone_sweep: no shards");
+    for (const ConeSweepSolves& p : parts)
+        if (p.last < p.first || p.last - p.first != p.points.size() || p.sequential_post.size() != p.points.size() ||
+            p.sequential_signatures.size() != p.points.size() || p.consistency.size() != p.points.size())
+            throw std::invalid_argument("join_cone_sweep: a shard's solves do not match its directions");
+    if (parts.size() == 1) return std::move(parts.front());
+    const std::size_t count = parts.size();
+    ConeSweepSolves all;
+    all.shard = Shard{};
+    for (std::size_t k = 0; k < count; ++k) {
+        ConeSweepSolves& p = parts[k];
+        if (p.shard.index != k + 1 || p.shard.count != count || p.first != all.last)
+            throw std::invalid_argument("join_cone_sweep: not shards 1..n of one sweep, in order");
+        all.last = p.last;
+        std::move(p.points.begin(), p.points.end(), std::back_inserter(all.points));
+        std::move(p.sequential_post.begin(), p.sequential_post.end(), std::back_inserter(all.sequential_post));
+        std::move(p.sequential_signatures.begin(), p.sequential_signatures.end(), std::back_inserter(all.sequential_signatures));
+        all.consistency.insert(all.consistency.end(), p.consistency.begin(), p.consistency.end());
+    }
+    return all;
+}
+
+}  // namespace
+
+ConeSweepSolves solve_cone_sweep_shard(const Chain& chain, const ConeSweepOptions& options) {
     check_cone_sweep_chain(chain);
     validate(options);
-    ConeSweepResult r;
-    r.title = title;
-    r.bodies = chain.size();
-    const auto nb = static_cast<Eigen::Index>(r.bodies);
-    r.masses.resize(nb);
-    r.lengths.resize(nb);
-    r.impedances.resize(nb);
-    r.transit_times.resize(nb);
-    for (std::size_t i = 0; i < r.bodies; ++i) {
-        const auto k = static_cast<Eigen::Index>(i);
-        r.masses[k] = chain[i].mass();
-        r.lengths[k] = chain[i].length;
-        r.impedances[k] = chain[i].impedance();
-        r.transit_times[k] = chain[i].transit_time();
-    }
-    r.seed = options.seed;
-    r.method = options.solver.method;
-    r.tolerance = options.tolerance;
-    r.laws = options.laws;
     const std::vector<Eigen::VectorXd> all = cone_sweep_directions(chain, options);
-    r.directions = options.directions;
-    r.rays = all.size() - options.directions;
-    r.shard = options.shard;
-    std::tie(r.first, r.last) = shard_range(all.size(), options.shard);
+    ConeSweepSolves s;
+    s.shard = options.shard;
+    std::tie(s.first, s.last) = shard_range(all.size(), options.shard);
 
     const ImpactMatrices im = impact_matrices(chain.masses());
     std::vector<laws::LawParameters> law_parameters;
     for (const std::string& law : options.laws) law_parameters.push_back(comparison_law_parameters(law, options.restitution));
-    SolverOptions solver = options.solver;
-    solver.progress = nullptr;
-    solver.max_events = std::min(solver.max_events, cone_sweep_max_events);
+    const SolverOptions solver = direction_solver(options);
     const double time_unit = chain.shortest_transit_time();
-    const std::optional<double> unit = commensurate_unit(r.transit_times);
+    Eigen::VectorXd transit_times(static_cast<Eigen::Index>(chain.size()));
+    for (std::size_t i = 0; i < chain.size(); ++i) transit_times[static_cast<Eigen::Index>(i)] = chain[i].transit_time();
+    const std::optional<double> unit = commensurate_unit(transit_times);
 
-    const std::size_t n = r.last - r.first;
-    r.points.resize(n);
-    std::vector<Eigen::VectorXd> seq_post(n);
-    std::vector<std::string> seq_signature(n);
-    std::vector<laws::Consistency> consistency(n);
+    const std::size_t n = s.last - s.first;
+    s.points.resize(n);
+    s.sequential_post.resize(n);
+    s.sequential_signatures.resize(n);
+    s.consistency.resize(n);
     auto solve_point = [&](std::size_t j) {
-        ConeSweepPoint& p = r.points[j];
-        p.index = r.first + j;
+        ConeSweepPoint& p = s.points[j];
+        p.index = s.first + j;
         p.ray = p.index >= options.directions;
         p.gamma_pre = all[p.index];
         const Eigen::VectorXd u_pre = laws::velocities_with_contact_velocities(p.gamma_pre);
         const laws::LawResult seq = laws::sequential_impacts(im, u_pre);
-        seq_post[j] = seq.gamma_post;
-        seq_signature[j] = sequence_text(seq.sequential->sequence);
+        s.sequential_post[j] = seq.gamma_post;
+        s.sequential_signatures[j] = sequence_text(seq.sequential->sequence);
         Outcome o;
         try {
             o = wave_outcome_for(chain, p.gamma_pre, solver);
@@ -160,9 +182,9 @@ ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const C
         p.events = o.stats.events;
         p.accuracy = o.accuracy;
         // The laws module's consistency flags, to the wave outcome's accuracy (as compare does).
-        consistency[j] = laws::make_law_result("wave", im, u_pre, u_wave, o.impulses(),
-                                               std::max(o.accuracy, laws::consistency_tolerance))
-                             .consistency;
+        s.consistency[j] = laws::make_law_result("wave", im, u_pre, u_wave, o.impulses(),
+                                                 std::max(o.accuracy, laws::consistency_tolerance))
+                               .consistency;
         for (const laws::LawParameters& lp : law_parameters) {
             const laws::LawResult lr = laws::apply_law(lp, im, u_pre);
             p.law_post.push_back(lr.gamma_post);
@@ -170,12 +192,64 @@ ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const C
         }
     };
     parallel_for(n, worker_threads(options.threads, n), solve_point, options.progress);
+    return s;
+}
+
+ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const ConeSweepOptions& options) {
+    return join_cone_sweep(title, chain, options, {solve_cone_sweep_shard(chain, options)});
+}
+
+ConeSweepResult join_cone_sweep(const std::string& title, const Chain& chain, const ConeSweepOptions& options,
+                                std::vector<ConeSweepSolves> shards) {
+    check_cone_sweep_chain(chain);
+    validate(options);
+    ConeSweepSolves solves = joined(std::move(shards));
+    ConeSweepResult r;
+    r.title = title;
+    r.bodies = chain.size();
+    const auto nb = static_cast<Eigen::Index>(r.bodies);
+    r.masses.resize(nb);
+    r.lengths.resize(nb);
+    r.impedances.resize(nb);
+    r.transit_times.resize(nb);
+    for (std::size_t i = 0; i < r.bodies; ++i) {
+        const auto k = static_cast<Eigen::Index>(i);
+        r.masses[k] = chain[i].mass();
+        r.lengths[k] = chain[i].length;
+        r.impedances[k] = chain[i].impedance();
+        r.transit_times[k] = chain[i].transit_time();
+    }
+    r.seed = options.seed;
+    r.method = options.solver.method;
+    r.tolerance = options.tolerance;
+    r.laws = options.laws;
+    r.directions = options.directions;
+    r.rays = options.boundary_rays ? boundary_rays(nb).size() : 0;
+    r.shard = solves.shard;
+    if (r.shard.index < 1 || r.shard.index > r.shard.count ||
+        std::make_pair(solves.first, solves.last) != shard_range(r.directions + r.rays, r.shard))
+        throw std::invalid_argument("join_cone_sweep: the shards' directions are not those of these options");
+    for (std::size_t j = 0; j < solves.points.size(); ++j) {
+        const ConeSweepPoint& p = solves.points[j];
+        if (p.index != solves.first + j || p.gamma_pre.size() != nb - 1 || p.gamma_post.size() != nb - 1 ||
+            p.law_post.size() != r.laws.size() || p.law_error.size() != r.laws.size())
+            throw std::invalid_argument("join_cone_sweep: the shards' solves are not of this chain and these laws");
+    }
+    std::tie(r.first, r.last) = std::make_pair(solves.first, solves.last);
+    r.points = std::move(solves.points);
+    const std::vector<Eigen::VectorXd>& seq_post = solves.sequential_post;
+    const std::vector<std::string>& seq_signature = solves.sequential_signatures;
+
+    const ImpactMatrices im = impact_matrices(chain.masses());
+    const SolverOptions solver = direction_solver(options);
+    const double time_unit = chain.shortest_transit_time();
+    const std::size_t n = r.points.size();
 
     r.law_max_error.assign(r.laws.size(), 0);
     for (const ConeSweepPoint& p : r.points)
         for (std::size_t l = 0; l < r.laws.size(); ++l)
             if (!p.unsettled) r.law_max_error[l] = std::max(r.law_max_error[l], p.law_error[l]);
-    for (const laws::Consistency& c : consistency) {
+    for (const laws::Consistency& c : solves.consistency) {
         r.properties.energetic_violations += !c.energetic;
         r.properties.kinematic_violations += !c.kinematic;
         r.properties.kinetic_violations += !c.kinetic;
@@ -319,7 +393,7 @@ ConeSweepResult cone_sweep(const std::string& title, const Chain& chain, const C
     }
 
     // Sampled properties of the identified map (the law; the wave solver where it has no answer).
-    if (options.properties && options.shard.count == 1) {
+    if (options.properties && r.shard.count == 1) {
         const laws::ContactMap wave = wave_contact_map(chain, solver);
         const laws::IdentifiedLaw& law = r.law;
         const laws::ContactMap map = [&law, wave](const Eigen::VectorXd& g) -> Eigen::VectorXd {

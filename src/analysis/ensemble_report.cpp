@@ -135,7 +135,15 @@ std::string ensemble_table(const EnsembleResult& r, std::optional<double> precis
 }
 
 json ensemble_json(const EnsembleResult& r, std::optional<double> precision, bool member_data) {
-    const EnsembleSummary s = summarize(r, precision);
+    // A shard in which every member failed still goes to merge (or, under mpirun, to rank 0) with
+    // its members: the other shards may have solved some, and the whole ensemble is then what one
+    // run reports. It has no statistics of its own: those keys are null.
+    const bool solved = std::ranges::any_of(r.members, [](const EnsembleMember& m) { return m.failure.empty(); });
+    EnsembleSummary s;
+    if (solved || !member_data)
+        s = summarize(r, precision);
+    else
+        for (const EnsembleMember& m : r.members) s.failed.push_back(&m);
     const std::size_t n = r.members.size();
     json doc;
     doc["title"] = r.title;
@@ -162,6 +170,9 @@ json ensemble_json(const EnsembleResult& r, std::optional<double> precision, boo
                           {"rod", s.largest_sem_rod},
                           {"precision", s.precision ? json(*s.precision) : json(nullptr)},
                           {"members_needed", s.members_needed ? json(*s.members_needed) : json(nullptr)}};
+    if (!solved)
+        for (const char* key : {"rods", "energy", "settling_time", "closings", "settled", "reached_horizon", "convergence"})
+            doc[key] = nullptr;
     if (member_data) {
         json columns = json::array({"index", "settled", "end_time", "closings", "final_rigid", "final_vibration",
                                     "velocity_error_bound"});

@@ -168,6 +168,9 @@ void validate(const SweepOptions& o) {
 
 void check_sweep_chain(const Chain& chain) {
     require_free_ends(chain.ends(), "sweep");
+    if (chain.compliant())
+        throw InvalidInput("rod", fmt::format("{} compares with rigid impact laws of rods; {}", "sweep",
+                                              compliant_refusal("it")));
     if (chain.size() != 3)
         throw InvalidInput("rods", fmt::format("a sweep needs exactly 3 rods (gamma- lives in the (gamma1, gamma2) "
                                                "plane); the case has {}",

@@ -118,7 +118,10 @@ int write_outputs(const std::string& command, const EnsembleResult& r, const po:
     const EnsembleMember* first = nullptr;
     for (const EnsembleMember& m : r.members)
         if (!m.failure.empty() && !failed++) first = &m;
-    if (failed == r.members.size()) {
+    // A shard's output for merge carries its members, failed or not: the whole ensemble may still
+    // have members that were solved (merge refuses when none were, as one run does).
+    const bool for_merge = member_data && vm.count("json");
+    if (failed == r.members.size() && !for_merge) {
         fmt::print(stderr, "rodcollide {}: every member failed; first: {}\n", command, first->failure);
         return exit_failure;
     }
@@ -222,27 +225,14 @@ int run_ensemble(const std::vector<std::string>& args) {
     ProgressReporter progress("ensemble");
     options.progress = [&progress](std::size_t done, std::size_t total) { progress.report(done, total); };
     std::optional<EnsembleResult> result;
-    std::string failure;  // under MPI: this rank's error, for rank 0 to report
-    try {
+    // Every rank sends its shard (as `--shard k/n --json` prints it); rank 0 merges them as
+    // `rodcollide merge` does.
+    auto gathered = mpi::run_and_gather("ensemble", progress, [&] {
         result = ensemble(c.title, c.chain, options);
-    } catch (const UnsupportedMethod& e) {
-        return usage_error("ensemble", e.what());
-    } catch (const InvalidResolution& e) {
-        return usage_error("ensemble", e.what());
-    } catch (const InvalidInput& e) {  // a member's chain refused by the model
-        if (mpi::size() == 1) return usage_error("ensemble", e.what());
-        failure = e.what();
-    } catch (const std::exception& e) {
-        if (mpi::size() == 1) throw;
-        failure = e.what();
-    }
-    progress.finish();
+        return mpi::size() > 1 ? ensemble_json(*result, std::nullopt, true).dump() : std::string();
+    });
+    if (const int* status = std::get_if<int>(&gathered)) return *status;
     if (mpi::size() > 1) {
-        // Every rank sends its shard (as `--shard k/n --json` prints it); rank 0 merges them as
-        // `rodcollide merge` does.
-        auto gathered = mpi::gather_shards(
-            "ensemble", failure.empty() ? ensemble_json(*result, std::nullopt, true).dump() : "", failure);
-        if (const int* status = std::get_if<int>(&gathered)) return *status;
         const std::vector<std::string>& parts = std::get<std::vector<std::string>>(gathered);
         std::vector<EnsembleResult> shards;
         std::vector<std::string> names;

@@ -77,11 +77,9 @@ int checked_stdout(const std::string& command, int status) {
     return rodcollide::cli::exit_failure;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// The command line run: the command's exit status; `name` is the command's, when there is one.
+int dispatch(int argc, char** argv, std::string& name) {
     using namespace rodcollide::cli;
-    const mpi::Session mpi_session(argc, argv);  // a no-op without -DRODCOLLIDE_MPI=ON
     if (stdout_was_closed()) {
         fmt::print(stderr, "rodcollide: standard output is closed; nothing was done\n");
         return exit_failure;
@@ -101,6 +99,7 @@ int main(int argc, char** argv) {
     }
     for (const Command& c : commands()) {
         if (c.name != args[0]) continue;
+        name = c.name;
         int status = exit_failure;
         try {
             status = c.run(std::vector<std::string>(args.begin() + 1, args.end()));
@@ -114,4 +113,15 @@ int main(int argc, char** argv) {
     }
     fmt::print(stderr, "rodcollide: unknown command {:?} (see rodcollide --help)\n", args[0]);
     return exit_bad_input;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    rodcollide::cli::mpi::Session mpi_session(argc, argv);  // a no-op without -DRODCOLLIDE_MPI=ON
+    std::string name;
+    const int status = dispatch(argc, argv, name);
+    // Under mpirun, a rank that stopped before the work was split still meets the ranks that are
+    // waiting to split it (its error reaches rank 0): none is left waiting.
+    return mpi_session.finish(name, status);
 }

@@ -4,11 +4,16 @@
 // single-process answer (rank 0 of 1), so the commands need no #ifdef.
 #pragma once
 
+#include "command.hpp"
+#include "options.hpp"
 #include "rodcollide/errors.hpp"
 
 #include <cstddef>
+#include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -22,6 +27,11 @@ class Session {
 public:
     Session(int& argc, char**& argv);
     ~Session();
+    /// main's last step, with the command's name (empty if none) and exit status, which it returns.
+    /// Under mpirun, a rank that did not reach the split (run_and_gather) meets there the ranks
+    /// that did: they learn that it stopped, rank 0 prints its error (what it wrote to stderr) as
+    /// "rodcollide COMMAND: rank R: ...", and none is left waiting. Without MPI it does nothing.
+    int finish(std::string_view command, int status);
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
 };
@@ -44,11 +54,49 @@ void use_ranks_as_shards(Options& options, bool shard_given, bool threads_given)
     if (!threads_given) options.threads = 1;
 }
 
-/// Every rank's shard on rank 0, in rank order: this rank's `payload`, or its `failure` when that
-/// is not empty (then `payload` is ignored). Collective. Rank 0 gets the payloads when no rank
-/// failed; otherwise the exit status to return: rank 0 prints the first failed rank's error as
-/// "rodcollide COMMAND: rank R: ..." and returns exit_failure, the other ranks return theirs.
+/// What this rank's work threw, as one process reports it: its text and the exit status,
+/// exit_bad_input for bad input (InvalidInput, a member's chain refused by the model included;
+/// UnsupportedMethod; InvalidResolution, a grid over the limits), exit_failure for the rest.
+struct Failure {
+    std::string message;
+    int status = exit_failure;
+};
+Failure failure_of(const std::exception& e);
+
+/// Every rank's shard on rank 0, in rank order: this rank's `payload`, or its `failure` (then
+/// `payload` is ignored). Collective. Rank 0 gets the payloads when no rank failed; otherwise the
+/// exit status to return: rank 0 prints the first failed rank's error as "rodcollide COMMAND:
+/// rank R: ..." and returns that rank's status, the other ranks return theirs. In one process
+/// (no mpirun) a failure is printed as "rodcollide COMMAND: ..." and its status returned.
 std::variant<std::vector<std::string>, int> gather_shards(std::string_view command, const std::string& payload,
-                                                          const std::string& failure);
+                                                          const std::optional<Failure>& failure);
+
+/// The one way from the ranks' split to rank 0 (`ensemble`, `sweep` of three rods and of more):
+/// runs this rank's `work`, which returns what the rank sends to rank 0 (its shard's bytes; in
+/// one process nothing, as nobody reads it), clears the progress line and gathers. Whatever
+/// `work` throws goes through the gather too, so no rank is left waiting in it for a rank that
+/// returned alone (docs/ensemble.md "MPI"): rank 0 prints one line, every rank returns the exit
+/// status one process gives. The caller returns the int; with the list, rank 0 joins the shards.
+/// The split: every rank says it is ready to do its part of the work, and learns whether all
+/// are. 0 when they are; otherwise the exit status to return, after rank 0 printed the first
+/// stopped rank's error (a rank can stop before the work is split where the others do not: a case
+/// file or output directory its node does not see, a missing gnuplot). Collective: the ranks that
+/// stopped take part from Session::finish. Without MPI: 0.
+int split(std::string_view command);
+
+template <class Work>
+std::variant<std::vector<std::string>, int> run_and_gather(std::string_view command, ProgressReporter& progress,
+                                                           Work&& work) {
+    if (const int status = split(command)) return status;
+    std::string payload;
+    std::optional<Failure> failure;
+    try {
+        payload = std::forward<Work>(work)();
+    } catch (const std::exception& e) {
+        failure = failure_of(e);
+    }
+    progress.finish();
+    return gather_shards(command, payload, failure);
+}
 
 }  // namespace rodcollide::cli::mpi

@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <boost/program_options.hpp>
 
 namespace rodcollide::cli {
@@ -47,6 +49,16 @@ points each (default 1000, at most 100000). Gauge signals run to the horizon ([s
 or two transits of the whole chain past settling. With --method finite-difference they are read
 from the grid's element ends (exact at Courant 1; docs/finite_difference.md "Gauges").
 
+--contact-forces FILE writes the force of every contact, wall and spring/dashpot end over the run
+as one CSV: time, then contact_K (rods K and K+1), left_wall / right_wall and left_end / right_end
+[N, positive in tension], at --samples equally spaced times over [0, end_time] and at every
+closing and opening.
+
+Compliant junctions and rigid masses (issue 23: contact_stiffness, kind = "mass", spring and
+dashpot ends; docs/physics.md §9) run with --method finite-difference: the exact solver refuses
+them for now. A spring or dashpot end never lets the chain settle: give --end-time. Their outcome
+adds energy.contact and energy.dissipated; a mass has its entry in "rods" (vibration_energy 0).
+
 examples:
   rodcollide run cases/seed000_three_rods.toml
   rodcollide run cases/steel_cradle_5.toml --json | jq '.rods[].final_velocity'
@@ -55,13 +67,50 @@ examples:
   rodcollide run cases/seed000_two_rods.toml --method finite-difference --field-csv field.csv
   rodcollide run cases/ends/split_hopkinson_bar.toml --gauges shpb.csv
   rodcollide run cases/ends/split_hopkinson_bar.toml --method finite-difference --gauges shpb-fd.csv
+  rodcollide run cases/compliant/rod_spring_backed_wall.toml --contact-forces wall.csv
 )";
+
+/// The force histories of the outcome's contacts and walls as one CSV (run --contact-forces): rows
+/// at `samples` equally spaced times over [0, end_time] and at every closing and opening (each
+/// history holds its value from each of its times on).
+std::string contact_forces_csv(const Outcome& o, std::size_t samples) {
+    std::vector<std::pair<std::string, const ForceHistory*>> columns;
+    std::vector<double> times;
+    for (std::size_t k = 0; k < o.contacts.size(); ++k) {
+        columns.emplace_back(fmt::format("contact_{}", k), &o.contacts[k].force_history);
+        for (const Interval& iv : o.contacts[k].intervals) times.insert(times.end(), {iv.start, iv.end});
+    }
+    for (const EndOutcome& e : o.ends)
+        if (e.kind == EndKind::wall) {
+            columns.emplace_back(fmt::format("{}_wall", to_string(e.side)), &e.force_history);
+            for (const Interval& iv : e.intervals) times.insert(times.end(), {iv.start, iv.end});
+        } else if (e.kind == EndKind::spring || e.kind == EndKind::dashpot || e.kind == EndKind::spring_dashpot) {
+            columns.emplace_back(fmt::format("{}_end", to_string(e.side)), &e.force_history);
+        }
+    for (std::size_t i = 0; i < samples; ++i)
+        times.push_back(o.end_time * static_cast<double>(i) / static_cast<double>(samples - 1));
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    std::string out = "time";
+    for (const auto& [name, history] : columns) out += "," + name;
+    out += '\n';
+    for (double t : times) {
+        if (t > o.end_time) break;
+        out += fmt::format("{:.17g}", t);
+        for (const auto& [name, h] : columns) {
+            const auto k = std::upper_bound(h->time.begin(), h->time.end(), t) - h->time.begin();
+            out += fmt::format(",{:.17g}", k == 0 ? 0.0 : h->force[static_cast<std::size_t>(k - 1)]);
+        }
+        out += '\n';
+    }
+    return out;
+}
 
 int run_run(const std::vector<std::string>& args) {
     po::options_description visible("options");
     CommonSolverFlags flags;
     bool json = false;
-    std::string field_csv, gauges_csv_path;
+    std::string field_csv, gauges_csv_path, forces_csv_path;
     visible.add_options()
         ("help,h", "show this help")
         ("json", po::bool_switch(&json), "print one JSON document (keys: title, method, rods, contacts, energy, end_time, settled, ...)")
@@ -70,6 +119,7 @@ int run_run(const std::vector<std::string>& args) {
         ("field-times", po::value<std::string>()->value_name("N"), "--field-csv: at most this many sample times, 2 to 2000 (default 500)")
         ("field-positions", po::value<std::string>()->value_name("N"), "--field-csv: at most this many positions along the chain, 1 to 2000 (default 500)")
         ("gauges", po::value(&gauges_csv_path)->value_name("FILE"), "write the [[gauge]] signals to this CSV file")
+        ("contact-forces", po::value(&forces_csv_path)->value_name("FILE"), "write the force of every contact, wall and spring/dashpot end over the run to this CSV file")
         ("samples", po::value<std::string>()->value_name("N"), "points per gauge signal and per force history, 2 to 100000 (default 1000)");
     flags.add_to(visible);
     po::variables_map vm;
@@ -92,6 +142,8 @@ int run_run(const std::vector<std::string>& args) {
         if (auto status = check_output_flag("run", "field-csv", field_csv)) return *status;
     if (!gauges_csv_path.empty())
         if (auto status = check_output_flag("run", "gauges", gauges_csv_path)) return *status;
+    if (!forces_csv_path.empty())
+        if (auto status = check_output_flag("run", "contact-forces", forces_csv_path)) return *status;
     std::optional<Case> loaded = load_case_with_flags("run", vm, flags);
     if (!loaded) return exit_bad_input;
     Case& c = *loaded;
@@ -99,10 +151,16 @@ int run_run(const std::vector<std::string>& args) {
     if (!gauges_csv_path.empty() && c.gauges.empty())
         return usage_error("run", "--gauges: the case has no [[gauge]] table");
     const bool want_gauges = !c.gauges.empty() && (json || !gauges_csv_path.empty());
+    if (!forces_csv_path.empty() && c.chain.contact_count() == 0 && c.chain.ends().left.kind != EndKind::wall &&
+        c.chain.ends().right.kind != EndKind::wall)
+        return usage_error("run", "--contact-forces: the case has no contact, wall or spring/dashpot end");
     if (json)
         c.solver.force_samples = reported_force_samples(
             c.chain, !c.gauges.empty(),
             samples_flag ? std::optional(static_cast<std::size_t>(*samples_flag)) : std::nullopt);
+    if (!forces_csv_path.empty()) c.solver.force_samples = std::max(c.solver.force_samples, samples);
+    if (vm.count("plot") && c.solver.method == Method::characteristics && c.chain.compliant())
+        return usage_error("run", "solver.method: " + compliant_refusal("the exact (characteristics) solver"));
     std::optional<FigureRequest> plot;
     if (vm.count("plot")) {
         plot.emplace();
@@ -160,6 +218,7 @@ int run_run(const std::vector<std::string>& args) {
     progress.finish();
     if (field) write_field_csv(*field, c.title, field_csv);
     if (!gauges_csv_path.empty()) write_file_atomically(gauges_csv_path, gauges_csv(gauges));
+    if (!forces_csv_path.empty()) write_file_atomically(forces_csv_path, contact_forces_csv(outcome, samples));
     if (json) {
         nlohmann::ordered_json doc = outcome_json(c.title, outcome);
         if (want_gauges) doc["gauges"] = gauges_json(gauges);

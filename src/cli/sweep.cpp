@@ -58,12 +58,18 @@ linear are marked. The sequential law's cones are identified the same way and co
 identified map's properties are measured. --export-law FILE writes the identified law (also for
 three rods), for `rodcollide laws --law identified:FILE` (docs/identified_law.md).
 
+With the MPI build, `mpirun -n P rodcollide sweep ...` splits the directions (of three rods or more)
+over the P ranks, one thread each unless --threads (not with --shard), and rank 0 prints the one
+result and writes the files, byte for byte those of the threaded run; for four rods and more, rank 0
+then finds the cones, facets and law on all its hardware threads (docs/ensemble.md "MPI").
+
 examples:
   rodcollide sweep cases/seed000_three_rods.toml --directions 3600
   rodcollide sweep cases/cones/four_identical_rods.toml --directions 20000 --json --export-law four.json
   rodcollide sweep my_rods_121.toml --directions 3600 --laws sequential,newton --plot map.png
   for k in 1 2 3 4; do rodcollide sweep my.toml --directions 100000 --shard $k/4 --csv part$k.csv; done
   cat part1.csv part2.csv part3.csv part4.csv > all.csv
+  mpirun -n 8 rodcollide sweep cases/cones/four_identical_rods.toml --directions 100000 --json
 )";
 
 /// A shard's points and laws' values as bytes for MPI (every rank runs the same binary: the doubles'
@@ -126,7 +132,9 @@ ConeSweepOptions cone_options(const SweepOptions& o, std::uint64_t seed) {
     return c;
 }
 
-/// Four and more rods: the cone sweep (cone_sweep.hpp).
+/// Four and more rods: the cone sweep (cone_sweep.hpp). Under mpirun every rank solves its shard
+/// of the directions and rank 0 joins the solves into the one sweep (the cones, facets and law
+/// are found there, on all its hardware threads unless --threads says otherwise).
 int run_cone_sweep(const Case& c, const SweepOptions& flags, std::uint64_t seed, const po::variables_map& vm,
                    const po::options_description& visible) {
     ConeSweepOptions options = cone_options(flags, seed);
@@ -135,20 +143,36 @@ int run_cone_sweep(const Case& c, const SweepOptions& flags, std::uint64_t seed,
         if (vm.count("plot") && c.chain.size() != 4)
             throw InvalidInput("plot", "the picture is drawn for three or four rods only (the circle or sphere of gamma- directions)");
         validate(options);
+        if (mpi::size() > 1) {
+            mpi::use_ranks_as_shards(options, vm.count("shard") > 0, vm.count("threads") > 0);
+            validate(options);
+        }
     } catch (const InvalidInput& e) {
         return usage_error("sweep", flag_error(e, visible));
     }
     ProgressReporter progress("sweep");
     options.progress = [&progress](std::size_t done, std::size_t total) { progress.report(done, total); };
     std::optional<ConeSweepResult> result;
-    try {
-        result = cone_sweep(c.title, c.chain, options);
-    } catch (const UnsupportedMethod& e) {
-        return usage_error("sweep", e.what());
-    } catch (const InvalidResolution& e) {
-        return usage_error("sweep", e.what());
+    std::optional<ConeSweepSolves> solves;  // under MPI: this rank's shard
+    auto gathered = mpi::run_and_gather("sweep", progress, [&] {
+        if (mpi::size() == 1) {
+            result = cone_sweep(c.title, c.chain, options);
+            return std::string();
+        }
+        solves = solve_cone_sweep_shard(c.chain, options);
+        return mpi::rank() == 0 ? std::string() : cone_sweep_solves_bytes(*solves);  // rank 0 keeps its own
+    });
+    if (const int* status = std::get_if<int>(&gathered)) return *status;
+    if (mpi::size() > 1) {  // rank 0 joins the ranks' solves into the one sweep
+        const std::vector<std::string>& parts = std::get<std::vector<std::string>>(gathered);
+        std::vector<ConeSweepSolves> shards;
+        shards.push_back(std::move(*solves));
+        for (std::size_t r = 1; r < parts.size(); ++r)
+            shards.push_back(cone_sweep_solves_from_bytes(parts[r], c.chain.size(), options.laws.size()));
+        options.shard = Shard{};
+        options.threads = flags.threads;  // --threads, or all hardware threads: the other ranks are done
+        result = join_cone_sweep(c.title, c.chain, options, std::move(shards));
     }
-    progress.finish();
     if (vm.count("export-law"))
         write_file_atomically(vm["export-law"].as<std::string>(), laws::identified_law_json(result->law).dump(1) + "\n");
     if (vm.count("csv")) write_file_atomically(vm["csv"].as<std::string>(), cone_sweep_csv(*result));
@@ -237,8 +261,6 @@ int run_sweep(const std::vector<std::string>& args) {
     Case& c = *loaded;
     options.solver = c.solver;
     if (c.chain.size() > 3) {
-        if (mpi::size() > 1)
-            return usage_error("sweep", "mpirun: the sweep of four and more rods runs in one process (use --threads, or --shard)");
         return run_cone_sweep(c, options, seed, vm, visible);
     }
     try {
@@ -248,6 +270,7 @@ int run_sweep(const std::vector<std::string>& args) {
         return usage_error("sweep", flag_error(e, visible));
     }
 
+    const unsigned threads = options.threads;  // --threads, or all hardware threads
     if (mpi::size() > 1) {
         try {
             mpi::use_ranks_as_shards(options, vm.count("shard") > 0, vm.count("threads") > 0);
@@ -260,27 +283,19 @@ int run_sweep(const std::vector<std::string>& args) {
     ProgressReporter progress("sweep");
     options.progress = [&progress](std::size_t done, std::size_t total) { progress.report(done, total); };
     std::optional<SweepResult> result;
-    std::string failure;  // under MPI: this rank's error, for rank 0 to report
-    try {
+    auto gathered = mpi::run_and_gather("sweep", progress, [&] {
         result = sweep(c.title, c.chain, options);
-    } catch (const UnsupportedMethod& e) {
-        return usage_error("sweep", e.what());
-    } catch (const InvalidResolution& e) {  // a grid over the limits, refused before it is built
-        return usage_error("sweep", e.what());
-    } catch (const std::exception& e) {
-        if (mpi::size() == 1) throw;
-        failure = e.what();
-    }
-    progress.finish();
+        return mpi::size() > 1 ? pack_points(*result) : std::string();
+    });
+    if (const int* status = std::get_if<int>(&gathered)) return *status;
     if (mpi::size() > 1) {  // rank 0 joins the ranks' shards into the one sweep
-        auto gathered = mpi::gather_shards("sweep", failure.empty() ? pack_points(*result) : "", failure);
-        if (const int* status = std::get_if<int>(&gathered)) return *status;
         const std::vector<std::string>& parts = std::get<std::vector<std::string>>(gathered);
         std::vector<SweepResult> shards;
         for (std::size_t r = 0; r < parts.size(); ++r)
             shards.push_back(r == 0 ? *result : unpack_points(*result, {r + 1, parts.size()}, parts[r]));
         result = merge_sweeps(std::move(shards), options.linear_tolerance);
         options.shard = Shard{};
+        options.threads = threads;  // the law's cone sweep, on rank 0 alone: the other ranks are done
     }
     if (vm.count("export-law")) {  // three rods: the printed sweep stays as it is; the law comes from a cone sweep
         ConeSweepOptions cone = cone_options(options, seed);

@@ -206,6 +206,16 @@ private:
                 fail(*gap, rod_key(0, "gap"),
                      "the first rod has no left neighbour, so no gap (a gap in [defaults] "
                      "applies to the other rods only)");
+            if (const toml::value* kind = find(t, "kind")) {
+                const std::string k = string(*kind, rod_key(i, "kind"));
+                const auto names = find_case_key(CaseTable::rod, "kind")->choices;
+                const auto it = std::ranges::find(names, k);
+                if (it == names.end()) fail(*kind, rod_key(i, "kind"), input::unknown("element kind", k, names));
+                rods[i].kind = static_cast<RodKind>(it - names.begin());
+            }
+            const bool mass = rods[i].is_mass();
+            if (const toml::value* segment = find(t, "segment"); mass && segment)
+                fail(*segment, rod_key(i, "segment"), "a rigid mass (kind = \"mass\") has no segments");
             rods[i].segments = case_file::read_segments(*this, t, i, [&](std::string_view name) {
                 for (std::size_t k = 0; k < rod_keys().size(); ++k)
                     if (rod_keys()[k].name == name) return defaults.value[k];
@@ -214,14 +224,25 @@ private:
             for (std::size_t k = 0; k < rod_keys().size(); ++k) {
                 const RodKey& key = rod_keys()[k];
                 double& field = rods[i].*key.field;
-                if (!rods[i].segments.empty() && key.required) continue;  // the segments' (Chain)
+                // A rod's material (required of rods), a mass's mass (required of masses).
+                const bool mass_key = key.name == "mass";
+                const bool material = key.required && !mass_key;
+                if (!rods[i].segments.empty() && material) continue;  // the segments' (Chain)
+                // [defaults] gives a rod's material to rods only and a mass to masses only; the
+                // contact keys, like gap, to every element but the first.
+                const bool applies = material || mass_key
+                                         ? mass_key == mass
+                                         : !(i == 0 && (key.name == "gap" || key.name.starts_with("contact_")));
                 if (const toml::value* v = find(t, key.name))
                     field = rod_quantity(*v, rod_key(i, key.name), i, key.name);
-                else if (defaults.value[k] && !(key.name == "gap" && i == 0))
+                else if (defaults.value[k] && applies)
                     field = *defaults.value[k];
-                else if (key.required)
+                else if (material && !mass)
                     fail(tables[i], rod_key(i, key.name),
                          input::missing("give it in this [[rod]] table or in [defaults]"));
+                else if (mass_key && mass)
+                    fail(tables[i], rod_key(i, key.name),
+                         input::missing("a rigid mass (kind = \"mass\") needs its mass [kg]"));
             }
         }
         return rods;

@@ -9,6 +9,7 @@
 
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <charconv>
 #include <span>
 #include <fstream>
@@ -48,12 +49,24 @@ ChainEnd read_end(const toml_input::Reader& reader, const toml::table& top, Chai
     reader.reject_unknown_keys(t, case_keys(CaseTable::end), name);
     if (const toml::value* kind = find(t, "kind")) {
         const std::string k = reader.string(*kind, name + ".kind");
-        if (k == "free") end.kind = EndKind::free;
-        else if (k == "fixed") end.kind = EndKind::fixed;
-        else if (k == "wall") end.kind = EndKind::wall;
-        else if (k == "anechoic") end.kind = EndKind::anechoic;
-        else reader.fail(*kind, name + ".kind", input::unknown("end kind", k, choices(CaseTable::end, "kind")));
+        const auto names = choices(CaseTable::end, "kind");  // in EndKind's order
+        const auto it = std::ranges::find(names, k);
+        if (it == names.end()) reader.fail(*kind, name + ".kind", input::unknown("end kind", k, names));
+        end.kind = static_cast<EndKind>(it - names.begin());
     }
+    // Issue 23's numbers; which kinds take them is Chain's check (reported at their line), except
+    // that an attached end missing its own is reported here, at the table.
+    for (const auto& [key, field] : {std::pair{"stiffness", &ChainEnd::stiffness}, std::pair{"damping", &ChainEnd::damping},
+                                     std::pair{"contact_stiffness", &ChainEnd::contact_stiffness},
+                                     std::pair{"contact_exponent", &ChainEnd::contact_exponent},
+                                     std::pair{"contact_damping", &ChainEnd::contact_damping}})
+        if (const toml::value* x = find(t, key)) end.*field = reader.finite_number(*x, name + "." + key);
+    const bool spring = end.kind == EndKind::spring || end.kind == EndKind::spring_dashpot;
+    const bool dashpot = end.kind == EndKind::dashpot || end.kind == EndKind::spring_dashpot;
+    if (spring && !find(t, "stiffness"))
+        reader.fail(*v, name + ".stiffness", input::missing(fmt::format("a \"{}\" end needs its stiffness [N/m]", to_string(end.kind))));
+    if (dashpot && !find(t, "damping"))
+        reader.fail(*v, name + ".damping", input::missing(fmt::format("a \"{}\" end needs its damping [N s/m]", to_string(end.kind))));
     if (const toml::value* gap = find(t, "gap")) {
         const std::string key = name + ".gap";
         if (end.kind != EndKind::wall)

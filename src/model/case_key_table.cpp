@@ -23,7 +23,8 @@ std::string none() { return "none"; }
 // The strings string keys accept, in the order messages list them. The first unit system is the
 // default (the case reader takes it from here).
 constexpr std::string_view unit_systems[] = {"SI", "dimensionless"};
-constexpr std::string_view end_kinds[] = {"free", "fixed", "wall", "anechoic"};  // EndKind's order
+constexpr std::string_view end_kinds[] = {"free",   "fixed",   "wall",          "anechoic",
+                                          "spring", "dashpot", "spring-dashpot"};  // EndKind's order
 constexpr std::string_view sides[] = {"left", "right"};                          // ChainSide's order
 constexpr std::string_view quantities[] = {"force", "velocity"};                 // LoadQuantity's order
 
@@ -81,6 +82,20 @@ constexpr std::array table = {
                "initial uniform velocity, the rod unstrained", &Rod::velocity),
     rod_number("gap", "m", false, [] { return short_number(Rod{}.gap); }, "finite, ≥ 0",
                "distance from the previous rod's right end (none for the first rod)", &Rod::gap),
+    rod_number("mass", "kg", true, [] { return std::string("required with kind = \"mass\""); }, "finite, > 0",
+               "kind = \"mass\": the rigid body's mass M (a rod's mass is density area length)", &Rod::rigid_mass),
+    rod_number("contact_stiffness", "N/m^p", false,
+               [] { return std::string("none: a rigid contact"); }, "finite, > 0",
+               "k of a compliant contact with the previous element: force k δ^p + c δ' while compressed",
+               &Rod::contact_stiffness),
+    rod_number("contact_exponent", "", false, [] { return short_number(Rod{}.contact_exponent); },
+               "> 0 and ≤ 10, with contact_stiffness", "p of that contact (1: a linear cushion, 1.5: Hertz)",
+               &Rod::contact_exponent),
+    rod_number("contact_damping", "N s/m", false, [] { return short_number(Rod{}.contact_damping); },
+               "finite, ≥ 0, with contact_stiffness", "c of that contact: a dashpot in parallel, never pulling",
+               &Rod::contact_damping),
+    CaseKeySpec{T::rod, "kind", K::string, "", false, [] { return quoted(rod_kind_names[0]); }, "", rod_kind_names,
+                "a thin elastic rod, or a rigid mass (mass, velocity, gap and the contact keys only)"},
     CaseKeySpec{T::rod, "segment", K::tables, "", false, none, "", any_string,
                 "the rod's pieces, left to right, welded together"},
 
@@ -95,6 +110,20 @@ constexpr std::array table = {
                 end_kinds, "the end condition"},
     CaseKeySpec{T::end, "gap", K::number, "m", false, [] { return short_number(ChainEnd{}.gap); }, "finite, ≥ 0", any_string,
                 "a wall's distance from the chain's end at t = 0"},
+    CaseKeySpec{T::end, "stiffness", K::number, "N/m", true,
+                [] { return std::string("required with kind = \"spring\" or \"spring-dashpot\""); }, "finite, > 0",
+                any_string, "an attached spring's k (it pulls as well as pushes)"},
+    CaseKeySpec{T::end, "damping", K::number, "N s/m", true,
+                [] { return std::string("required with kind = \"dashpot\" or \"spring-dashpot\""); }, "finite, > 0",
+                any_string, "an attached dashpot's c (it pulls as well as pushes)"},
+    CaseKeySpec{T::end, "contact_stiffness", K::number, "N/m^p", false,
+                [] { return std::string("none: a rigid wall"); }, "finite, > 0", any_string,
+                "a compliant wall's k: force k δ^p + c δ' while compressed"},
+    CaseKeySpec{T::end, "contact_exponent", K::number, "", false, [] { return short_number(ChainEnd{}.contact_exponent); },
+                "> 0 and ≤ 10, with contact_stiffness", any_string, "a compliant wall's p"},
+    CaseKeySpec{T::end, "contact_damping", K::number, "N s/m", false,
+                [] { return short_number(ChainEnd{}.contact_damping); }, "finite, ≥ 0, with contact_stiffness",
+                any_string, "a compliant wall's c (never pulling)"},
 
     // [[load]]: the end, the quantity, then the history given one of three ways.
     CaseKeySpec{T::load, "end", K::string, "", true, required, "", sides, "the free end the load acts on"},

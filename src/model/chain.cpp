@@ -5,18 +5,23 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <utility>
 
 namespace rodcollide {
 
-double Rod::wave_speed() const { return std::sqrt(youngs_modulus / density); }
+double Rod::wave_speed() const { return is_mass() ? 0.0 : std::sqrt(youngs_modulus / density); }
+std::string_view to_string(RodKind kind) { return rod_kind_names[static_cast<std::size_t>(kind)]; }
+
 double Rod::mass() const {
+    if (kind == RodKind::mass) return rigid_mass;
     if (segments.empty()) return density * area * length;
     double m = 0;
     for (const Segment& s : segments) m += s.density * s.area * s.length;
     return m;
 }
 double Rod::transit_time() const {
+    if (is_mass()) return 0;
     if (segments.empty()) return length / wave_speed();
     double t = 0;
     for (const Segment& s : segments) t += s.length / std::sqrt(s.youngs_modulus / s.density);
@@ -58,15 +63,66 @@ input::Problem representable(double value, bool zero_ok) {
 }  // namespace
 
 void check_rod_quantity(std::optional<std::size_t> rod, std::string_view quantity, double value) {
-    const bool zero_ok = quantity == "velocity" || quantity == "gap";
-    input::Problem problem = quantity == "velocity" ? input::finite(value)
-                             : quantity == "gap"    ? input::non_negative(value)
-                                                    : input::positive(value);
+    const bool zero_ok = quantity == "velocity" || quantity == "gap" || quantity == "contact_damping";
+    input::Problem problem = quantity == "velocity"                                ? input::finite(value)
+                             : quantity == "gap" || quantity == "contact_damping" ? input::non_negative(value)
+                                                                                   : input::positive(value);
+    if (!problem && quantity == "contact_exponent" && value > largest_contact_exponent)
+        problem = fmt::format("must be at most {:g} (δ^p of larger powers leaves double precision), got {:g}",
+                              largest_contact_exponent, value);
     if (!problem) problem = representable(value, zero_ok);
     if (problem) throw InvalidModel(rod, std::string(quantity), *problem);
 }
 
 namespace {
+
+/// check_rod_quantity's rule for `rule`, reported under `key` (a wall's "left.contact_stiffness").
+void check_rod_quantity_named(std::optional<std::size_t> rod, const std::string& key, std::string_view rule,
+                              double value) {
+    try {
+        check_rod_quantity(rod, rule, value);
+    } catch (const InvalidModel& e) {
+        throw InvalidModel(rod, key, e.message());
+    }
+}
+
+/// A contact law given on the element to the right of a contact (`prefix` "" for a rod, the end's
+/// name for a wall): stiffness > 0 when given, exponent and damping only with a stiffness.
+void check_law(std::optional<std::size_t> rod, const std::string& prefix, double k, double p, double c) {
+    const auto key = [&](std::string_view name) { return prefix.empty() ? std::string(name) : prefix + "." + std::string(name); };
+    if (k != 0 || c != 0 || p != 1) {
+        check_rod_quantity_named(rod, key("contact_stiffness"), "contact_stiffness", k);
+        check_rod_quantity_named(rod, key("contact_exponent"), "contact_exponent", p);
+        check_rod_quantity_named(rod, key("contact_damping"), "contact_damping", c);
+    }
+}
+
+/// Issue 23's end keys: stiffness and damping on the attached kinds that take them (required
+/// there), contact keys on a wall only.
+void check_end_law(ChainSide side, const ChainEnd& e) {
+    const std::string name(to_string(side));
+    const bool spring = e.kind == EndKind::spring || e.kind == EndKind::spring_dashpot;
+    const bool dashpot = e.kind == EndKind::dashpot || e.kind == EndKind::spring_dashpot;
+    for (const auto& [key, value, takes] : {std::tuple{"stiffness", e.stiffness, spring},
+                                            std::tuple{"damping", e.damping, dashpot}}) {
+        const std::string full = fmt::format("{}.{}", name, key);
+        if (!takes && value != 0)
+            throw InvalidModel({}, full, fmt::format("only a {} end has a {}; this end is \"{}\"",
+                                                     std::string_view(key) == "stiffness" ? "\"spring\" or \"spring-dashpot\""
+                                                                                          : "\"dashpot\" or \"spring-dashpot\"",
+                                                     key, to_string(e.kind)));
+        if (takes) check_rod_quantity_named({}, full, "contact_stiffness", value);  // finite, > 0, in range
+    }
+    if (e.kind != EndKind::wall && !e.contact_law().rigid()) {
+        const char* key = e.contact_stiffness != 0 ? "contact_stiffness"
+                          : e.contact_damping != 0 ? "contact_damping"
+                                                   : "contact_exponent";
+        throw InvalidModel({}, fmt::format("{}.{}", name, key),
+                           fmt::format("only a \"wall\" end has contact keys (a compliant wall); this end is \"{}\"",
+                                       to_string(e.kind)));
+    }
+    if (e.kind == EndKind::wall) check_law({}, name, e.contact_stiffness, e.contact_exponent, e.contact_damping);
+}
 
 /// The chain's ends and loads (chain_ends.hpp): a gap only at a wall, loads only at free ends,
 /// one per end, each well formed. Keys are "left.gap", "load[k].end", "load[k].time", ...
@@ -80,6 +136,7 @@ void check_ends(const ChainEnds& ends) {
         input::Problem p = input::non_negative(e.gap);
         if (!p) p = representable(e.gap, true);
         if (p) throw InvalidModel({}, key, *p);
+        check_end_law(side, e);
     }
     for (std::size_t k = 0; k < ends.loads.size(); ++k) {
         const Load& load = ends.loads[k];
@@ -98,6 +155,60 @@ void check_ends(const ChainEnds& ends) {
         for (const auto& [name, points] : {std::pair{"time", &load.time}, std::pair{"value", &load.value}})
             for (double x : *points)
                 if (const input::Problem p = representable(x, true)) throw InvalidModel({}, key + "." + name, *p);
+    }
+}
+
+/// What issue 23 added to a rod: its kind (a mass takes mass, velocity and gap only), the law of the
+/// contact on its left, and the rigid bodies a rigid contact may not join (two masses; a mass and a
+/// rigid wall; a mass held fixed or continued anechoically).
+void check_compliance(std::size_t i, const std::vector<Rod>& rods, const ChainEnds& ends) {
+    const Rod& r = rods[i];
+    const bool first = i == 0, last = i + 1 == rods.size();
+    if (first && (r.contact_stiffness != 0 || r.contact_damping != 0 || r.contact_exponent != 1)) {
+        const char* name = r.contact_stiffness != 0 ? "contact_stiffness"
+                           : r.contact_damping != 0 ? "contact_damping"
+                                                    : "contact_exponent";
+        throw InvalidModel(0, name, "the first element has no left neighbour, so no contact on its left (a "
+                                    "compliant wall takes the contact keys in [left])");
+    }
+    check_law(i, "", r.contact_stiffness, r.contact_exponent, r.contact_damping);
+    if (!r.is_mass()) {
+        if (r.rigid_mass != 0)
+            throw InvalidModel(i, "mass", "only kind = \"mass\" takes a mass; a rod's mass is density area length");
+        return;
+    }
+    const std::pair<const char*, double> rod_only[] = {
+        {"length", r.length}, {"area", r.area}, {"density", r.density}, {"youngs_modulus", r.youngs_modulus}};
+    for (const auto& [name, value] : rod_only)
+        if (value != 0)
+            throw InvalidModel(i, name, "a rigid mass (kind = \"mass\") has no length, area, density or "
+                                        "youngs_modulus: give only mass, velocity and gap");
+    if (!r.segments.empty()) throw InvalidModel(i, "segment", "a rigid mass (kind = \"mass\") has no segments");
+    check_rod_quantity(i, "mass", r.rigid_mass);
+    check_rod_quantity(i, "velocity", r.velocity);
+    check_rod_quantity(i, "gap", r.gap);
+    if (!first && rods[i - 1].is_mass() && r.contact_law().rigid())
+        throw InvalidModel(i, "kind",
+                           fmt::format("rod[{}] and rod[{}] are both rigid masses and would meet through a rigid "
+                                       "contact (an impact with no law); a compliant contact is needed between two "
+                                       "rigid bodies: give rod[{}] contact_stiffness",
+                                       i - 1, i, i));
+    for (ChainSide side : {ChainSide::left, ChainSide::right}) {
+        if (side == ChainSide::left ? !first : !last) continue;
+        const ChainEnd& e = ends[side];
+        if (e.kind == EndKind::wall && e.contact_law().rigid())
+            throw InvalidModel(i, "kind", fmt::format("a rigid mass would meet the rigid wall at the {} end through a "
+                                                      "rigid contact; a compliant contact is needed between two rigid "
+                                                      "bodies: give [{}] contact_stiffness",
+                                                      to_string(side), to_string(side)));
+        if (ends.load_at(side))
+            throw InvalidModel(i, "kind", fmt::format("a load acts on the free end of a rod; the {} end of the chain "
+                                                      "is a rigid mass", to_string(side)));
+        if (e.kind == EndKind::fixed || e.kind == EndKind::anechoic)
+            throw InvalidModel(i, "kind", fmt::format("a rigid mass cannot end the chain at a \"{}\" end (held still "
+                                                      "forever, or continued by a rod it does not have); use a spring "
+                                                      "end or a compliant wall",
+                                                      to_string(e.kind)));
     }
 }
 
@@ -144,6 +255,8 @@ Chain::Chain(std::vector<Rod> rods, ChainEnds ends) : rods_(std::move(rods)), en
     check_ends(ends_);
     check_rod_count(rods_.size(), ends_.any());
     for (std::size_t i = 0; i < rods_.size(); ++i) {
+        check_compliance(i, rods_, ends_);
+        if (rods_[i].is_mass()) continue;  // check_compliance checked it whole
         adopt_segments(i, rods_[i]);
         const Rod& r = rods_[i];
         check_rod_quantity(i, "length", r.length);
@@ -182,6 +295,7 @@ constexpr double shortest_load_piece = 1e-6;
 void Chain::check_scale_ratios() const {
     // Times: every time up to the longest rod's transit (the period its vibration repeats with)
     // must be resolved to the simultaneity tolerance, a fraction of the shortest element's transit.
+    if (elements_.empty()) return;  // rigid masses only: no waves to resolve
     const auto by_transit = [](const Element& a, const Element& b) { return a.transit_time < b.transit_time; };
     const std::size_t shortest =
         static_cast<std::size_t>(std::min_element(elements_.begin(), elements_.end(), by_transit) - elements_.begin());
@@ -264,6 +378,7 @@ void Chain::derive_layout() {
     for (std::size_t i = 0; i < rods_.size(); ++i) {
         const Rod& r = rods_[i];
         first_element_.push_back(elements_.size());
+        if (r.is_mass()) continue;  // a rigid body: no element (Junction::lumped marks its contacts)
         const std::vector<Segment> pieces =
             r.segments.empty() ? std::vector<Segment>{{r.length, r.area, r.density, r.youngs_modulus}} : r.segments;
         double x = offsets_[i];
@@ -277,6 +392,7 @@ void Chain::derive_layout() {
     }
     first_element_.push_back(elements_.size());
     const auto n = static_cast<std::ptrdiff_t>(elements_.size());
+    if (n == 0) return;  // rigid masses only
     for (std::ptrdiff_t j = 0; j <= n; ++j) {
         Junction q;
         q.left = j - 1;
@@ -285,14 +401,31 @@ void Chain::derive_layout() {
             const ChainEnd& end = ends_[j == 0 ? ChainSide::left : ChainSide::right];
             q.kind = end_junction_kind(end.kind);
             q.initial_gap = end.gap;
+            q.law = end.law();
             q.outside_velocity = elements_[static_cast<std::size_t>(j == 0 ? 0 : n - 1)].initial_velocity;
+            const std::size_t rod = elements_[static_cast<std::size_t>(j == 0 ? 0 : n - 1)].rod;
+            q.lumped = j == 0 ? rod != 0 : rod + 1 != rods_.size();
         } else {
-            const bool same_rod = elements_[static_cast<std::size_t>(j - 1)].rod == elements_[static_cast<std::size_t>(j)].rod;
-            q.kind = same_rod ? JunctionKind::welded : JunctionKind::contact;
-            if (q.kind == JunctionKind::contact) q.initial_gap = rods_[elements_[static_cast<std::size_t>(j)].rod].gap;
+            const std::size_t left_rod = elements_[static_cast<std::size_t>(j - 1)].rod;
+            const std::size_t right_rod = elements_[static_cast<std::size_t>(j)].rod;
+            q.kind = left_rod == right_rod ? JunctionKind::welded : JunctionKind::contact;
+            if (q.kind == JunctionKind::contact) {
+                q.initial_gap = rods_[right_rod].gap;
+                q.law = rods_[right_rod].contact_law();
+            }
+            q.lumped = right_rod > left_rod + 1;  // masses between the two rods
         }
         junctions_.push_back(q);
     }
+}
+
+bool Chain::has_masses() const {
+    return std::ranges::any_of(rods_, [](const Rod& r) { return r.is_mass(); });
+}
+
+bool Chain::compliant() const {
+    return has_masses() || ends_.left.compliant() || ends_.right.compliant() ||
+           std::ranges::any_of(rods_, [](const Rod& r) { return !r.contact_law().rigid(); });
 }
 
 Eigen::VectorXd Chain::masses() const {
@@ -310,6 +443,7 @@ Eigen::VectorXd Chain::initial_velocities() const {
 double Chain::total_length() const { return offsets_.back() + rods_.back().length; }
 
 double Chain::shortest_transit_time() const {
+    if (elements_.empty()) return 0;
     double t = elements_[0].transit_time;
     for (const Element& e : elements_) t = std::min(t, e.transit_time);
     return t;

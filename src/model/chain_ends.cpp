@@ -18,8 +18,17 @@ std::string_view to_string(EndKind kind) {
         case EndKind::fixed: return "fixed";
         case EndKind::wall: return "wall";
         case EndKind::anechoic: return "anechoic";
+        case EndKind::spring: return "spring";
+        case EndKind::dashpot: return "dashpot";
+        case EndKind::spring_dashpot: return "spring-dashpot";
     }
     return "free";
+}
+
+ContactLaw ChainEnd::law() const {
+    if (kind == EndKind::wall) return contact_law();
+    if (attached()) return {stiffness, 1, damping, true};
+    return {};
 }
 
 std::string_view to_string(LoadQuantity quantity) {
@@ -121,6 +130,12 @@ void require_free_ends(const ChainEnds& ends, std::string_view what) {
         throw InvalidInput("ends", fmt::format("{} takes a chain with free, unloaded ends (the rigid impact laws "
                                                "know no walls, held or anechoic ends, or loads); use run",
                                                what));
+}
+
+std::string compliant_refusal(std::string_view what) {
+    return fmt::format("{} does not yet carry compliant contacts, rigid masses or spring/dashpot ends (issue 23): "
+                       "use --method finite-difference ([solver] method = \"finite-difference\")",
+                       what);
 }
 
 void check_load(const Load& load) {

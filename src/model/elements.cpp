@@ -10,6 +10,9 @@ JunctionKind end_junction_kind(EndKind kind) {
         case EndKind::fixed: return JunctionKind::fixed_end;
         case EndKind::wall: return JunctionKind::wall;
         case EndKind::anechoic: return JunctionKind::anechoic_end;
+        case EndKind::spring:
+        case EndKind::dashpot:
+        case EndKind::spring_dashpot: return JunctionKind::attached_end;
     }
     return JunctionKind::free_end;
 }

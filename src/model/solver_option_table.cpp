@@ -39,7 +39,8 @@ constexpr std::array table = {
                      [] { return short_number(SolverOptions{}.drop_tolerance); },
                      [] { return short_number(largest_drop_tolerance); },
                      [](SolverOptions& o, const OptionValue& v) { o.drop_tolerance = number(v); }},
-    SolverOptionSpec{"max_events", OptionType::count, "", "N", "characteristics: cap on event groups (default {default})",
+    SolverOptionSpec{"max_events", OptionType::count, "", "N", "characteristics: cap on event groups (default {default}); a run to end_time whose fronts must "
+                     "merge aims at half of it, at most 1e7",
                      [] { return short_count(SolverOptions{}.max_events); },
                      [] { return short_count(largest_max_events); },
                      [](SolverOptions& o, const OptionValue& v) { o.max_events = count(v); }},

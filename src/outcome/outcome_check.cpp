@@ -37,6 +37,7 @@ void check_finite(const Outcome& o) {
     for (const auto& [value, name] : {std::pair{e.initial, "initial energy"}, std::pair{e.final_rigid, "rigid energy"},
                                       std::pair{e.final_vibration, "vibration energy"}, std::pair{e.dropped, "dropped energy"},
                                       std::pair{e.radiated, "radiated energy"}, std::pair{e.input, "input energy"},
+                                      std::pair{e.contact, "contact energy"}, std::pair{e.dissipated, "dissipated energy"},
                                       std::pair{o.end_time, "end time"}, std::pair{o.last_contact_time, "last contact time"},
                                       std::pair{o.stats.time_step, "time step"},
                                       std::pair{o.stats.courant_min, "Courant number"}})

@@ -104,6 +104,10 @@ nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) 
         energy["radiated"] = o.energy.radiated;
         energy["input"] = o.energy.input;
     }
+    if (o.compliant) {  // issue 23's terms, only where there are compliant parts (older outputs stay as they were)
+        energy["contact"] = o.energy.contact;
+        energy["dissipated"] = o.energy.dissipated;
+    }
     doc["energy"] = energy;
     json rest = {{"end_time", o.end_time},
             {"settled", o.settled},
@@ -161,6 +165,7 @@ std::string outcome_table(const std::string& title, const Outcome& o) {
                    e.final_vibration, total > 0 ? 100 * e.final_vibration / total : 0.0);
     if (e.dropped != 0)
         fmt::format_to(out, " + {} {:.3g}", o.method == Method::finite_difference ? "scheme drift" : "dropped", e.dropped);
+    if (o.compliant) fmt::format_to(out, " + in contacts {:.6g} + dissipated {:.6g}", e.contact, e.dissipated);
     if (!o.ends.empty()) {
         fmt::format_to(out, " + radiated {:.6g} - input by loads {:.6g}", e.radiated, e.input);
         for (const EndOutcome& end : o.ends) {

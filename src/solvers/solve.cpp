@@ -11,8 +11,23 @@
 
 namespace rodcollide {
 
+namespace {
+
+/// Issue 23: what a method cannot carry yet is refused up front, as UnsupportedMethod (the CLI's bad
+/// input), never answered wrongly; the solvers refuse it too (InvalidInput) for callers that reach
+/// them directly.
+void refuse_unsupported(const Chain& chain, const SolverOptions& options, Method method) {
+    if (method == Method::characteristics && chain.compliant())
+        throw UnsupportedMethod("solver.method: " + compliant_refusal("the exact (characteristics) solver"));
+    if (method == Method::finite_difference)
+        if (const std::string why = finite_difference_refusal(chain, options); !why.empty()) throw UnsupportedMethod(why);
+}
+
+}  // namespace
+
 Outcome solve(const Chain& chain, const SolverOptions& options) {
     validate(options);
+    refuse_unsupported(chain, options, options.method);
     switch (options.method) {
         case Method::characteristics: {
             SolverOptions o = options;
@@ -43,6 +58,7 @@ SolutionWithField solve_with_field(const Chain& chain, const SolverOptions& opti
                                    std::size_t positions, std::optional<double> t_end) {
     validate(options);
     validate(FieldResolution{times, positions});
+    refuse_unsupported(chain, options, options.method);
     SolverOptions o = options;
     if (t_end) o.record_until = *t_end;
     if (options.method == Method::finite_difference) {
@@ -61,6 +77,7 @@ SolutionWithField solve_with_field(const Chain& chain, const SolverOptions& opti
 SolutionWithWaveField solve_with_wave_field(const Chain& chain, const SolverOptions& options,
                                             const std::vector<std::size_t>& rods) {
     validate(options);
+    refuse_unsupported(chain, options, options.method);
     if (options.method == Method::finite_difference) {
         FiniteDifferenceSolution s = solve_finite_difference(chain, options, std::nullopt, rods);
         return {std::move(s.outcome), s.wave_field ? std::move(*s.wave_field) : WaveField(chain)};
@@ -99,6 +116,7 @@ FieldAtPoints exact_field_at(const Chain& chain, const SolverOptions& options, s
     for (double tk : t) t_max = std::max(t_max, tk);
     SolverOptions o = options;
     o.method = Method::characteristics;
+    refuse_unsupported(chain, o, o.method);
     o.keep_history = true;
     if (t_max > o.record_until.value_or(0)) o.record_until = t_max;
     const CharacteristicsSolution s = solve_characteristics(chain, o);

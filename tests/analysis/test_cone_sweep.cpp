@@ -20,6 +20,9 @@
 #include <fstream>
 #include <numeric>
 #include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 using namespace rodcollide;
 using rodcollide::testing::identical_rods;
@@ -253,6 +256,52 @@ TEST_CASE("cone sweep: unequal rods, n = 4 and 5: the identified law equals dire
         const LawCheck check = law_against_direct_solves(r, rods, 1000, 11);
         CHECK(check.worst <= 1e-12);
         CHECK(check.answered >= k.answered_at_least);
+    }
+}
+
+TEST_CASE("cone sweep: shards solved apart, sent as bytes and joined, are the one-process sweep bit for bit",
+          "[cone_sweep][shards]") {
+    // What `mpirun -n 3 rodcollide sweep` does with the ranks' shards (docs/ensemble.md "MPI").
+    // Unequal rods (1, 2, 2, 1): non-linear regions and bisected facets, where an order or a
+    // missing field would show; two laws.
+    const Chain rods = rods_of_lengths({1, 2, 2, 1});
+    ConeSweepOptions o = options(400, true);
+    o.laws = {"sequential", "newton"};
+    o.threads = 2;
+    const ConeSweepResult whole = cone_sweep("unequal", rods, o);
+    REQUIRE(whole.non_linear_directions > 0);
+    std::vector<ConeSweepSolves> parts;
+    for (std::size_t k = 1; k <= 3; ++k) {
+        ConeSweepOptions shard = o;
+        shard.shard = {k, 3};
+        shard.threads = 1;
+        const ConeSweepSolves solved = solve_cone_sweep_shard(rods, shard);
+        CHECK(solved.points.size() == solved.last - solved.first);
+        parts.push_back(cone_sweep_solves_from_bytes(cone_sweep_solves_bytes(solved), rods.size(), o.laws.size()));
+    }
+    const std::vector<ConeSweepSolves> kept = parts;
+    o.threads = 1;  // the cones, facets and law do not depend on the threads either
+    const ConeSweepResult joined = join_cone_sweep("unequal", rods, o, std::move(parts));
+    CHECK(joined.shard.count == 1);
+    CHECK(joined.points.size() == whole.points.size());
+    CHECK(cone_sweep_json(joined).dump() == cone_sweep_json(whole).dump());
+    CHECK(cone_sweep_csv(joined) == cone_sweep_csv(whole));
+    CHECK(laws::identified_law_json(joined.law).dump() == laws::identified_law_json(whole.law).dump());
+
+    SECTION("parts out of order, missing or of other options are refused") {
+        CHECK_THROWS_AS(join_cone_sweep("unequal", rods, o, {kept[1], kept[0], kept[2]}), std::invalid_argument);
+        CHECK_THROWS_AS(join_cone_sweep("unequal", rods, o, {kept[0], kept[1]}), std::invalid_argument);
+        ConeSweepOptions more = o;
+        more.directions = 401;
+        CHECK_THROWS_AS(join_cone_sweep("unequal", rods, more, std::vector<ConeSweepSolves>(kept)), std::invalid_argument);
+    }
+    SECTION("bytes cut short, with bytes left over, or of another chain or laws are refused") {
+        const std::string bytes = cone_sweep_solves_bytes(kept[1]);
+        for (std::size_t cut : {std::size_t{0}, std::size_t{7}, bytes.size() / 2, bytes.size() - 1})
+            CHECK_THROWS_AS(cone_sweep_solves_from_bytes(bytes.substr(0, cut), rods.size(), 2), std::invalid_argument);
+        CHECK_THROWS_AS(cone_sweep_solves_from_bytes(bytes + "x", rods.size(), 2), std::invalid_argument);
+        CHECK_THROWS_AS(cone_sweep_solves_from_bytes(bytes, rods.size() + 1, 2), std::invalid_argument);
+        CHECK_THROWS_AS(cone_sweep_solves_from_bytes(bytes, rods.size(), 1), std::invalid_argument);
     }
 }
 

@@ -453,3 +453,38 @@ TEST_CASE("ensemble: a member without an outcome is kept as failed, listed, and 
     CHECK_THAT(ensemble_table(r), Catch::Contains("FAILED: 1 of 6 members have no outcome"));
     CHECK_THAT(ensemble_csv(r), Catch::Contains("2,"));
 }
+
+TEST_CASE("ensemble: a shard in which every member failed still goes to merge, and the whole is one run's",
+          "[ensemble][shard]") {
+    // Under mpirun a rank's shard travels as this JSON, and in a job array it is merge's part: a
+    // shard without a solved member is no error while the others solved some.
+    const Case c = load("chain_with_gaps.toml");
+    EnsembleOptions capped = options_for(c, 3, {perturb("velocity", {0}, 0.01)});
+    capped.solver.max_events = 3;  // every member reaches the cap
+    const EnsembleResult none = ensemble(c.title, c.chain, capped);
+    const EnsembleOptions options = options_for(c, 6, {perturb("velocity", {0}, 0.01)});
+    EnsembleResult whole = ensemble(c.title, c.chain, options);
+    std::vector<EnsembleResult> shards;
+    for (std::size_t k = 1; k <= 2; ++k) {
+        EnsembleOptions o = options;
+        o.shard = {k, 2};
+        shards.push_back(ensemble(c.title, c.chain, o));
+    }
+    for (std::size_t i = 0; i < 3; ++i) {  // members 3, 4, 5 (shard 2) failed
+        const std::size_t index = shards[1].members[i].index;
+        shards[1].members[i] = none.members[i];
+        shards[1].members[i].index = index;
+        whole.members[index] = shards[1].members[i];
+    }
+    CHECK_THROWS_AS(ensemble_json(shards[1]), std::invalid_argument);  // a report needs a solved member
+    const nlohmann::ordered_json doc = ensemble_json(shards[1], std::nullopt, true);
+    for (const char* key : {"rods", "energy", "settling_time", "closings", "settled", "reached_horizon", "convergence"})
+        CHECK(doc[key].is_null());
+    CHECK(doc["failed"].size() == 3);
+    const EnsembleResult back = ensemble_from_json(nlohmann::json::parse(doc.dump()));
+    CHECK(ensemble_json(back, std::nullopt, true).dump() == doc.dump());
+    const EnsembleResult merged = merge_ensembles({shards[0], back}, {"part1", "part2"});
+    CHECK(ensemble_json(merged).dump() == ensemble_json(whole).dump());
+    CHECK(ensemble_csv(merged) == ensemble_csv(whole));
+    CHECK(summarize(merged).solved == 3);
+}

@@ -65,6 +65,37 @@ TEST_CASE("structure-aware mutations mostly keep a case readable, and also probe
     CHECK(changed > tried * 9 / 10);
 }
 
+TEST_CASE("mutations write and edit [ensemble] and [[ensemble.perturb]] tables, accepted and refused",
+          "[fuzz][mutator][ensemble]") {
+    // The example cases have no ensemble: the mutator adds the tables (from the key table's rows)
+    // and then edits them, so that the reader's and check_ensemble_spec's refusals and the
+    // members' draws are fuzzed. Three stacked edits per input, as libFuzzer stacks them.
+    const std::vector<std::string> seeds = example_cases();
+    std::size_t with_perturbations = 0, refused_in_ensemble = 0, shared = 0, normal = 0;
+    for (std::uint64_t seed = 0; seed < 3000; ++seed) {
+        CaseMutator m(seed);
+        std::string text = seeds[seed % seeds.size()];
+        for (int k = 0; k < 3; ++k) text = m.mutate(text, 4096);
+        try {
+            const rodcollide::Case c = rodcollide::parse_case(text, "fuzz.toml");
+            if (c.ensemble && !c.ensemble->perturb.empty()) {
+                ++with_perturbations;
+                for (const rodcollide::Perturbation& p : c.ensemble->perturb) {
+                    shared += p.shared;
+                    normal += p.distribution == rodcollide::Distribution::normal;
+                }
+            }
+        } catch (const rodcollide::CaseError& e) {
+            refused_in_ensemble += std::string(e.what()).find("ensemble") != std::string::npos;
+        }
+    }
+    INFO(with_perturbations << " accepted with perturbations, " << refused_in_ensemble << " refused in [ensemble]");
+    CHECK(with_perturbations >= 10);
+    CHECK(refused_in_ensemble >= 10);
+    CHECK(shared > 0);
+    CHECK(normal > 0);
+}
+
 TEST_CASE("a mutation is the same for the same seed, and within the size allowed", "[fuzz][mutator]") {
     const std::string text = example_cases().front();
     for (std::uint64_t seed = 0; seed < 50; ++seed) {

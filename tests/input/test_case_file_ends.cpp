@@ -107,7 +107,7 @@ TEST_CASE("bad ends, loads, segments and gauges: one line each", "[case-file][ch
     CHECK(error_of(one_rod + "[right]\ngap = 0.1\nkind = \"wall\"\n") == "(no error)");  // order within a table is free
     CHECK(error_of(one_rod + "[right]\nkind = \"wall\"\ngap = -1\n") == "bad.toml:8: right.gap: must be >= 0, got -1");
     CHECK(error_of(one_rod + "[left]\nkind = \"sticky\"\n") ==
-          "bad.toml:7: left.kind: unknown end kind \"sticky\"; valid: free, fixed, wall, anechoic");
+          "bad.toml:7: left.kind: unknown end kind \"sticky\"; valid: free, fixed, wall, anechoic, spring, dashpot, spring-dashpot");
     CHECK(error_of(one_rod + "[left]\nkid = \"fixed\"\n") == "bad.toml:7: left.kid: unknown key; did you mean \"kind\"?");
     CHECK(error_of(one_rod + "[left]\nkind = \"fixed\"\n[[load]]\nend = \"left\"\nquantity = \"force\"\ntime = [0.0]\nvalue = [1.0]\n") ==
           "bad.toml:9: load[0].end: a load acts on a free end only; the left end is \"fixed\"");

@@ -12,6 +12,7 @@
 // in the last place, and E = 3 max_i |u_i - u'_i| (the safety factor of a two-run estimate) is
 // reported as the estimate when it exceeds the rounding the exact solver states.
 #include "solvers/exact/characteristics.hpp"
+#include "solvers/exact/front_budget.hpp"
 #include "outcome/error_estimate.hpp"
 #include "base/resident_memory.hpp"
 
@@ -146,10 +147,18 @@ double merged_energy_error(const Outcome& o, double scale) {
     return o.energy.dropped / o.energy.scale() * scale;
 }
 
+CharacteristicsSolution estimate_error(const Chain& chain, const SolverOptions& options, SecondRun& second,
+                                       CharacteristicsSolution s);
+
 /// One solve at options.time_resolution (which is set): the run, and its estimate from a coarser
 /// run or the rounding check (the file's comment). `second` says how the estimate's run ended.
 CharacteristicsSolution solve_at_resolution(const Chain& chain, const SolverOptions& options, SecondRun& second) {
-    CharacteristicsSolution s = track_fronts(chain, options);
+    return estimate_error(chain, options, second, track_fronts(chain, options));
+}
+
+/// The estimate of solve_at_resolution() for its run `s`, made with `options`.
+CharacteristicsSolution estimate_error(const Chain& chain, const SolverOptions& options, SecondRun& second,
+                                       CharacteristicsSolution s) {
     Outcome& o = s.outcome;
     const double scale = chain.velocity_scale();
     if (o.velocity_error_bound == 0) {  // nothing approximated: exact to rounding, unless rounding decides
@@ -179,32 +188,6 @@ CharacteristicsSolution solve_at_resolution(const Chain& chain, const SolverOpti
     return s;
 }
 
-/// Stored fronts the memory budget holds: max_memory / resident_bytes_per_front, at most max_fronts.
-std::size_t front_budget(const SolverOptions& options) {
-    const double fronts = static_cast<double>(options.max_memory) * 1e6 / resident_bytes_per_front;
-    return std::min(options.max_fronts, static_cast<std::size_t>(fronts));
-}
-
-/// Sum over the elements of T_e / T_min.
-double transit_sum(const Chain& chain) {
-    double sum = 0;
-    for (const Element& e : chain.elements()) sum += e.transit_time;
-    return sum / chain.shortest_transit_time();
-}
-
-/// Stored fronts the chain may hold once merged at time resolution delta (relative to T_min): each
-/// history 2T/delta + 5 pieces in flight, as many again arrived, and 64 kept as margin, two
-/// histories per element (the bound tests/solvers/exact/test_front_merging.cpp checks).
-double fronts_at(const Chain& chain, double delta) {
-    return 8 * transit_sum(chain) / delta + 148.0 * static_cast<double>(chain.elements().size());
-}
-
-/// The finest time resolution whose merged fronts fit in half the budget: the other half holds
-/// the fronts tracked exactly until merging began, which drain within a transit time.
-double finest_resolution(const Chain& chain, std::size_t budget) {
-    const double room = 0.5 * static_cast<double>(budget) - 148.0 * static_cast<double>(chain.elements().size());
-    return room > 0 ? 8 * transit_sum(chain) / room : largest_time_resolution;
-}
 
 /// The order the estimate assumes when predicting the resolution a target needs (E ~ delta^p,
 /// p = merge_index.order), and the margin below that prediction a refinement aims at.
@@ -262,46 +245,75 @@ void state_accuracy(Outcome& o, const SolverOptions& options, const SecondRun& s
 }
 
 /// The solve of solve_characteristics() without time_resolution set (docs/physics.md §5.1,
-/// "Accuracy by default"): exact while the fronts fit half of the memory budget; beyond, merged at
+/// "Accuracy by default"): exact while the fronts fit the plan's share of the memory budget (half,
+/// unless the merged fronts need more, front_budget.hpp); beyond, merged at
 /// the coarsest resolution tried, default_time_resolution, then refined towards the resolution
 /// the estimate predicts for the target (E ~ delta^(1/2)), down to the finest whose fronts fit the
-/// budget, while the estimate misses the target and events remain of max_events.
+/// budget (and, to a horizon, the coarsest the work budget allows), while the estimate misses the
+/// target and events remain of max_events.
 CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOptions& options) {
     const double scale = chain.velocity_scale();
     const double target = accuracy_target(options) * scale;
     const std::size_t budget = front_budget(options);
-    const double finest = std::min(finest_resolution(chain, budget), largest_time_resolution);
+    // A run to a horizon also keeps its event groups within a work budget (front_budget.hpp); not a
+    // run that keeps its history, whose fronts are never merged.
+    std::optional<double> horizon = options.keep_history ? std::nullopt : options.end_time;
+    if (horizon && options.record_until) horizon = std::max(*horizon, *options.record_until);
+    // The work budget is at most half of max_events, which caps all runs of the solve together
+    // (the estimate's run costs about half the first's).
+    const FrontBudgetPlan plan =
+        plan_front_budget(chain, budget, horizon, std::min(horizon_event_budget, 0.5 * static_cast<double>(options.max_events)));
+    const double finest = plan.finest;
     SolverOptions o = options;
     // Fronts kept for a diagram or gauges (keep_history) are never merged and cost a StepFunction
     // piece each (16 bytes), not the resident_bytes_per_front of fronts being tracked: such a run
-    // tracks exactly up to half the budget as any other, but keeps max_fronts as its cap, as before
+    // tracks exactly up to the plan's share as any other, but keeps max_fronts as its cap, as before
     // accuracy drove the resolution (a vibrating chain with a gauge to end_time = 10 s holds 2.4 M,
     // cases/ends/stepped_striker_wall.toml, tests/solvers/exact/test_accuracy_budget.cpp).
     o.max_fronts = options.keep_history ? options.max_fronts : budget;
-    o.exact_fronts = budget / 2;
+    o.exact_fronts = plan.exact_fronts;
     o.time_resolution = std::clamp(default_time_resolution, finest, largest_time_resolution);
     const bool capped_by_fronts = o.max_fronts == options.max_fronts;
     const auto out_of_memory = [&](const FrontLimitExceeded& e) {
         return SolverLimitExceeded(fmt::format(
             "characteristics solver: the stored fronts outgrew the memory budget at t = {:g}: {} fronts of {} bytes "
-            "(max_memory = {} MB{}) even merged at time_resolution = {:g}; raise [solver] max_memory (--max-memory){}, "
+            "(max_memory = {} MB{}) even merged at time_resolution = {:g}{}; raise [solver] max_memory (--max-memory){}, "
             "set time_resolution by hand, or set [solver] end_time",
             e.time, o.max_fronts, resident_bytes_per_front, options.max_memory,
             capped_by_fronts ? fmt::format(", max_fronts = {}", options.max_fronts) : "", *o.time_resolution,
+            plan.bounded ? ""
+                         : fmt::format(" (the {} elements may hold about {:.3g} merged at the coarsest resolution)",
+                                       chain.elements().size(), fronts_at(chain, largest_time_resolution)),
             capped_by_fronts ? " and max_fronts (--max-fronts)" : ""));
     };
     SecondRun second;
+    // No second attempt merging from the start: it was measured to buy nothing. Merging runs only
+    // while more than exact_fronts are stored, so the store hovers near that share and what
+    // outgrows the budget is the merged fronts' own growth (seeded chains of 10-30 rods at
+    // max_fronts 1,000-3,200: every run that stopped with half the budget exact stopped merged
+    // from the start as well).
+    // The one second attempt is for work, not memory: a run to a horizon whose work budget stores
+    // fewer fronts before merging than the memory budget (front_budget.hpp) is first tracked
+    // without merging up to the memory budget's share,
+    // computation for computation the run above while it fits (then it is that run, and exact); if
+    // it outgrows it, it is solved again storing only what the work budget pays for before merging,
+    // so that its stored fronts, hence its event groups, stay within the work budget to the horizon.
+    const bool work_limited = plan.work_exact_fronts > 0;
+    bool restarted = false;  // solved again for the work budget: it merged from early on
     CharacteristicsSolution s = [&] {
         try {
-            return solve_at_resolution(chain, o, second);
-        } catch (const FrontLimitExceeded&) {
-            // Fronts kept for a diagram (keep_history) are never merged, so tracking exactly up to
-            // half the budget can leave too little room; merge from the start, as before accuracy
-            // drove the resolution (a vibrating chain to end_time = 10 s, python/tests/test_gil.py).
-        }
-        try {
-            o.exact_fronts = SolverOptions{}.exact_fronts;
-            second = SecondRun{};
+            if (work_limited) {
+                SolverOptions unmerged = o;
+                unmerged.max_fronts = std::min(o.max_fronts, o.exact_fronts);
+                std::optional<CharacteristicsSolution> fits;
+                try {
+                    fits = track_fronts(chain, unmerged);
+                } catch (const FrontLimitExceeded&) {
+                }
+                if (fits) return estimate_error(chain, o, second, std::move(*fits));
+                o.exact_fronts = plan.work_exact_fronts;
+                restarted = true;
+            }
             return solve_at_resolution(chain, o, second);
         } catch (const FrontLimitExceeded& e) {
             throw out_of_memory(e);
@@ -325,7 +337,7 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
     int refinements = 0;
     while (s.outcome.velocity_error_bound > target && std::isfinite(s.outcome.velocity_error_bound)) {
         if (delta <= finest * (1 + 1e-12)) {
-            stopped = "memory";
+            stopped = plan.work_set ? "work" : "memory";
             break;
         }
         if (refinements == most_refinements || events >= options.max_events) {
@@ -388,7 +400,9 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
         const double needed = delta * std::pow(target / o_final.velocity_error_bound, 1 / merge_index.order);
         const double merged_need = fronts_at(chain, needed);
         const double created = static_cast<double>(o_final.stats.fronts);
-        const bool unmerged = created < merged_need;
+        // A run solved again for the work budget merged from early on: what it created says nothing
+        // of the run without merging.
+        const bool unmerged = !restarted && created < merged_need;
         r.fronts_needed = std::max(unmerged ? created : merged_need, 0.5 * static_cast<double>(budget));
         const std::string need = fmt::format(
             "{:.2g} V would need about {:.2g} fronts ({}, max_memory {} MB){}", accuracy_target(options), r.fronts_needed,
@@ -400,6 +414,15 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
             r.statement = fmt::format("event budget: {:.2g} V reached at time_resolution = {:.3g}; refining further "
                                       "would exceed max_events = {} event groups; {}",
                                       reached, delta, options.max_events, need);
+        } else if (stopped == "work") {
+            r.status = AccuracyStatus::work_budget;
+            // The fronts this run created say nothing of an unmerged run's here: it merged from early on.
+            r.statement = fmt::format("work budget: {:.2g} V reached at time_resolution = {:.3g}, set by the work "
+                                      "budget of a run to end_time = {:g} s ({:.2g} event groups); {:.2g} V would need "
+                                      "time_resolution = {:.2g} (the error taken to fall as its square root), about "
+                                      "{:.2g} event groups by the same bound",
+                                      reached, delta, *horizon, plan.event_budget, accuracy_target(options), needed,
+                                      events_at(chain, needed, *horizon));
         } else {
             r.status = AccuracyStatus::front_proliferation;
             r.statement = fmt::format("front proliferation: {:.2g} V reached at time_resolution = {:.3g}, the finest "
@@ -412,6 +435,9 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
 }  // namespace
 
 CharacteristicsSolution solve_characteristics(const Chain& chain, const SolverOptions& options) {
+    // Issue 23's junction ODEs are not carried through the front tracker yet: refuse up front,
+    // never a wrong answer.
+    if (chain.compliant()) throw InvalidInput("solver.method", compliant_refusal("the exact (characteristics) solver"));
     CharacteristicsSolution s = [&] {
         if (!options.time_resolution) return solve_to_accuracy(chain, options);
         SecondRun second;

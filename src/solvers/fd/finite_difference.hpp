@@ -12,6 +12,7 @@
 #pragma once
 
 #include "rodcollide/chain.hpp"
+#include "solvers/fd/lumped_node.hpp"
 #include "solvers/shared/chain_end_state.hpp"
 #include "solvers/shared/contact_record.hpp"
 #include "rodcollide/field_samples.hpp"
@@ -21,6 +22,7 @@
 #include "solvers/shared/settling.hpp"
 #include "rodcollide/solver_options.hpp"
 
+#include <array>
 #include <cstddef>
 #include <limits>
 #include <memory>
@@ -159,6 +161,17 @@ public:
     std::size_t off_grid_closings() const { return off_grid_closings_; }
     /// Steps inside which a load changes value, starts or ends (its steps are not on grid times).
     std::size_t off_grid_load_steps() const { return off_grid_load_steps_; }
+    /// Issue 23: energy stored in the compliant junctions (contacts, walls, end springs) at t^n [J],
+    /// and energy their dashpots dissipated up to t^n [J].
+    double contact_energy() const;
+    double dissipated() const { return dissipated_ + dissipated_carry_; }
+    /// Whether the chain has compliant junctions (the grid is then no method of characteristics:
+    /// the junction ODE couples to the rods over each step, docs/physics.md §9.4).
+    bool has_compliant_junctions() const { return compliant_count_ > 0 || !lumped_.empty(); }
+    /// The force of an attached (spring/dashpot) end, step by step, once record_forces() was called.
+    const ForceHistory& attached_end_forces(ChainSide side) const { return attached_forces_[side == ChainSide::left ? 0 : 1]; }
+    /// A rigid mass's velocity at t^n [m/s] (rod `rod` of the chain, Rod::is_mass()).
+    double mass_velocity(std::size_t rod) const;
 
 private:
     struct ElementCells;
@@ -168,8 +181,13 @@ private:
         bool in_contact = false;
         double gap_after = 0;
         bool load_inside = false;  // a load changes inside the step
+        double overlap_after = 0;  // compliant junction: its δ at t^(n+1)
+        double dissipated = 0;     // compliant junction: dashpot work over the step [J]
+        std::optional<LumpedNode::Step> lumped;  // masses at the junction: their step
     };
     Prepared contact_response(JunctionKind kind, const ContactRecord& contact, const JunctionArrivals& in) const;
+    /// A compliant junction (issue 23): its ODE over the step with the arriving invariants held.
+    Prepared compliant_response(std::size_t j, const JunctionArrivals& in) const;
 
     Chain chain_;
     GridLayout layout_;
@@ -183,6 +201,17 @@ private:
     std::size_t steps_ = 0;
     std::size_t off_grid_closings_ = 0;
     std::size_t off_grid_load_steps_ = 0;
+    // Issue 23: per junction, whether its law is compliant and its overlap δ [m] (contact_law.hpp).
+    std::vector<char> compliant_;
+    std::vector<double> overlap_;
+    std::size_t compliant_count_ = 0;
+    std::vector<LumpedNode> lumped_;          // the junctions with rigid masses (issue 23)
+    std::vector<std::ptrdiff_t> lumped_at_;   // per junction: its node in lumped_, or -1
+    bool recording_ = false;
+    std::array<ForceHistory, 2> attached_forces_;  // left, right (attached ends only)
+    /// Records an attached end's force over the step from t (when recording).
+    void record_attached(std::size_t j, double force, double t);
+    double dissipated_ = 0, dissipated_carry_ = 0;  // Neumaier sum of the dashpots' work [J]
 };
 
 // ---- Solver -------------------------------------------------------------------------------------
@@ -205,8 +234,14 @@ struct FiniteDifferenceSolution {
 
     /// Courant 1 in every element and every event (gap closing, load step) on a grid time: the
     /// run is the method of characteristics on its lattice, exact to rounding.
-    bool exact() const { return grid.exact() && off_grid_closings == 0 && off_grid_load_steps == 0; }
+    bool exact() const { return grid.exact() && off_grid_closings == 0 && off_grid_load_steps == 0 && !compliant; }
+    /// The chain has compliant junctions (issue 23): never exact.
+    bool compliant = false;
 };
+
+/// Why finite differences cannot run `chain` with `options` (issue 23: a chain of masses only, an
+/// attached end without end_time), or "" when they can.
+std::string finite_difference_refusal(const Chain& chain, const SolverOptions& options);
 
 /// The grid a solve starts from: options.cells, refused (InvalidResolution) if over a limit; or
 /// the default grid, coarsened to fit the limits with a warning.

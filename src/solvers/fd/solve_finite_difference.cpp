@@ -245,9 +245,29 @@ double energy_defect_error(const Outcome& o, double scale) {
 
 }  // namespace
 
+std::string finite_difference_refusal(const Chain& chain, const SolverOptions& options) {
+    if (chain.elements().empty())
+        return "finite differences need at least one rod: a chain of rigid masses only has no grid (issue 23: not "
+               "carried yet)";
+    for (ChainSide side : {ChainSide::left, ChainSide::right})
+        if (chain.ends()[side].attached() && !options.end_time)
+            return fmt::format("the {} end is a \"{}\", attached for ever: the chain never settles (docs/physics.md "
+                               "§9.5); set [solver] end_time (--end-time)",
+                               to_string(side), to_string(chain.ends()[side].kind));
+    return {};
+}
+
 FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const SolverOptions& options,
                                                  std::optional<FieldResolution> field,
                                                  const std::vector<std::size_t>& field_rods) {
+    // Issue 23: masses are not carried yet; an attached end never lets a chain settle.
+    // Issue 23 (solve.cpp refuses these first, as UnsupportedMethod): no grid without a rod; an
+    // attached end never lets a chain settle.
+    if (chain.elements().empty())
+        throw InvalidInput("rod", finite_difference_refusal(chain, options));
+    for (ChainSide side : {ChainSide::left, ChainSide::right})
+        if (chain.ends()[side].attached() && !options.end_time)
+            throw InvalidInput("solver.end_time", finite_difference_refusal(chain, options));
     std::vector<std::string> warnings;
     const GridLayout first = starting_grid(chain, options, warnings);
     if (field) validate(*field);

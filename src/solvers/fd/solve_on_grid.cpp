@@ -94,6 +94,12 @@ Outcome snapshot(const StaggeredGrid& grid, const SolverOptions& options, bool s
     report.settled = settled;
     report.at_horizon = at_horizon;
     for (std::size_t i = 0; i < chain.size(); ++i) {
+        if (chain[i].is_mass()) {  // a rigid body: momentum M u, no vibration
+            RodState mass;
+            mass.momentum = chain[i].mass() * grid.mass_velocity(i);
+            report.rods.push_back(mass);
+            continue;
+        }
         // Each element holds what its ends emitted over the last transit time (exact at Courant
         // 1); the rod's vibration is their energy about the rod's mean invariant.
         const RodWindows w = grid.rod_windows(i, lag);
@@ -125,6 +131,9 @@ Outcome snapshot(const StaggeredGrid& grid, const SolverOptions& options, bool s
     report.stats.time_step = g.time_step;
     report.stats.courant_min = g.courant_min();
     report.warnings = warnings;
+    report.attached_end_forces = {grid.attached_end_forces(ChainSide::left), grid.attached_end_forces(ChainSide::right)};
+    report.contact_energy = grid.contact_energy();
+    report.dissipated = grid.dissipated();
     return build_outcome(chain, grid.contacts(), std::move(report));
 }
 
@@ -277,6 +286,7 @@ FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& 
 
     FiniteDifferenceSolution s{std::move(*outcome), grid.layout(), grid.contact_events(), grid.off_grid_closings(),
                                grid.off_grid_load_steps(), std::nullopt, std::nullopt};
+    s.compliant = grid.has_compliant_junctions();
     if (recorder) s.field = std::move(*recorder).finish();
     if (wave_field) s.wave_field = std::move(*wave_field).finish(grid.time());
     return s;

@@ -150,6 +150,75 @@ StaggeredGrid::StaggeredGrid(const Chain& chain, GridLayout layout)
                                       v0, v0, EmissionHistory(v0, T, dt), EmissionHistory(v0, T, dt)});
     }
     prepared_.resize(chain_.junctions().size());
+    const std::vector<Junction>& junctions = chain_.junctions();
+    compliant_.assign(junctions.size(), 0);
+    overlap_.assign(junctions.size(), 0.0);
+    lumped_at_.assign(junctions.size(), -1);
+    for (std::size_t j = 0; j < junctions.size(); ++j) {
+        const Junction& q = junctions[j];
+        if (q.lumped) {
+            lumped_at_[j] = static_cast<std::ptrdiff_t>(lumped_.size());
+            lumped_.emplace_back(chain_, j);
+            continue;
+        }
+        if (q.kind != JunctionKind::attached_end && q.law.rigid()) continue;
+        compliant_[j] = 1;
+        ++compliant_count_;
+        overlap_[j] = -q.initial_gap;  // open by the gap; an attached end starts at rest length
+    }
+}
+
+StaggeredGrid::Prepared StaggeredGrid::compliant_response(std::size_t j, const JunctionArrivals& in) const {
+    // The junction ODE of contact_law.hpp in one scalar form: δ' = -s + N/z with the arrivals held
+    // over the step (docs/physics.md §9.4). Between two elements δ is the overlap of their ends
+    // (s = beta_in - alpha_in, z = Z_L Z_R/(Z_L + Z_R)); at the right end the end's displacement into
+    // the wall or spring (s = -alpha_in, z = Z_L), at the left end its mirror (s = beta_in, z = Z_R).
+    const Junction& q = chain_.junctions()[j];
+    double s = 0, z = 0;
+    if (q.left >= 0 && q.right >= 0) {
+        s = in.beta_in - in.alpha_in;
+        z = in.z_left * in.z_right / (in.z_left + in.z_right);
+    } else if (q.left >= 0) {
+        s = -in.alpha_in;
+        z = in.z_left;
+    } else {
+        s = in.beta_in;
+        z = in.z_right;
+    }
+    const JunctionOdeStep step = integrate_junction(q.law, z, overlap_[j], s, layout_.time_step);
+    Prepared p;
+    const double force = step.mean_force;
+    // Each side's end: v_L = alpha_in + N/Z_L sends beta = alpha_in + 2N/Z_L; v_R = beta_in - N/Z_R
+    // sends alpha = beta_in - 2N/Z_R.
+    p.response.force = force;
+    if (q.left >= 0) {
+        p.response.velocity_left = in.alpha_in + force / in.z_left;
+        p.response.beta_to_left = in.alpha_in + 2 * force / in.z_left;
+    }
+    if (q.right >= 0) {
+        p.response.velocity_right = in.beta_in - force / in.z_right;
+        p.response.alpha_to_right = in.beta_in - 2 * force / in.z_right;
+    }
+    p.overlap_after = step.overlap;
+    p.dissipated = step.dissipated;
+    p.in_contact = force != 0;
+    p.gap_after = std::max(0.0, -step.overlap);
+    return p;
+}
+
+double StaggeredGrid::mass_velocity(std::size_t rod) const {
+    for (const LumpedNode& node : lumped_)
+        for (std::size_t m = 0; m < node.masses().size(); ++m)
+            if (node.masses()[m] == rod) return node.velocity(m);
+    throw std::logic_error("StaggeredGrid::mass_velocity: not a mass");
+}
+
+double StaggeredGrid::contact_energy() const {
+    double e = 0;
+    for (const LumpedNode& node : lumped_) e += node.stored_energy();
+    for (std::size_t j = 0; j < overlap_.size(); ++j)
+        if (compliant_[j]) e += rodcollide::contact_energy(chain_.junctions()[j].law, overlap_[j]);
+    return e;
 }
 
 StaggeredGrid::~StaggeredGrid() = default;
@@ -206,7 +275,42 @@ bool StaggeredGrid::prepare_step() {
         in.outside = q.outside_velocity;
         Prepared& p = prepared_[j];
         const std::ptrdiff_t k = contacts_.contact_at(j);
-        if (k >= 0) {
+        if (lumped_at_[j] >= 0) {
+            // Rigid masses at the junction (lumped_node.hpp): each rod face gets its link's mean force.
+            const LumpedNode& node = lumped_[static_cast<std::size_t>(lumped_at_[j])];
+            p = {};
+            p.lumped = node.integrate(in.z_left, in.alpha_in, in.z_right, in.beta_in, dt);
+            const LumpedNode::Step& s = *p.lumped;
+            const std::size_t last = s.mean_force.size() - 1;
+            JunctionResponse end;  // what passes through the chain's end, if it is one
+            if (q.left >= 0) {
+                const double n = s.mean_force[0];
+                p.response.velocity_left = in.alpha_in + n / in.z_left;
+                p.response.beta_to_left = in.alpha_in + 2 * n / in.z_left;
+                end.force = s.mean_force[last];
+                end.velocity_left = s.mean_velocity.back();
+            }
+            if (q.right >= 0) {
+                const double n = s.mean_force[last];
+                p.response.velocity_right = in.beta_in - n / in.z_right;
+                p.response.alpha_to_right = in.beta_in - 2 * n / in.z_right;
+                end.force = s.mean_force[0];
+                end.velocity_right = s.mean_velocity.front();
+            }
+            p.response.force = q.left >= 0 ? s.mean_force[0] : s.mean_force[last];
+            bool acting = false;
+            for (bool a : s.acting) acting = acting || a;
+            forced = forced || acting || node.engaged();
+            if (q.left < 0 || q.right < 0) ends_.update(j, end, t);
+            continue;
+        }
+        if (compliant_[j]) {
+            p = compliant_response(j, in);
+            // No settling bound while it pushes or overlaps (docs/physics.md §9.5: a compliant
+            // contact is open while δ <= 0); an attached end never lets go.
+            forced = forced || p.response.force != 0 || p.overlap_after > 0 || overlap_[j] > 0 ||
+                     q.kind == JunctionKind::attached_end;
+        } else if (k >= 0) {
             p = contact_response(q.kind, contacts_[static_cast<std::size_t>(k)], in);
             forced = forced || p.response.force != 0;
         } else {
@@ -242,6 +346,43 @@ void StaggeredGrid::finish_step() {
     for (std::size_t j = 0; j < junctions.size(); ++j) {
         const Junction& q = junctions[j];
         const Prepared& p = prepared_[j];
+        if (p.lumped) {
+            const LumpedNode::Step& s = *p.lumped;
+            LumpedNode& node = lumped_[static_cast<std::size_t>(lumped_at_[j])];
+            const std::size_t last = s.mean_force.size() - 1;
+            if (q.left >= 0) {
+                ElementCells& left = cells_[static_cast<std::size_t>(q.left)];
+                left.force[left.n] = s.mean_force[0];
+                left.beta_out = p.response.beta_to_left;
+                left.beta_emitted.push(beta_of(p.response.velocity_left, s.mean_force[0], left.impedance));
+            }
+            if (q.right >= 0) {
+                ElementCells& right = cells_[static_cast<std::size_t>(q.right)];
+                right.force[0] = s.mean_force[last];
+                right.alpha_out = p.response.alpha_to_right;
+                right.alpha_emitted.push(alpha_of(p.response.velocity_right, s.mean_force[last], right.impedance));
+            }
+            // The links' records: the contacts between bodies in rod order, and the end's wall.
+            const std::ptrdiff_t first = contacts_.first_lumped_contact(j);
+            for (std::size_t i = 0; i <= last; ++i) {
+                const bool end_link = (i == 0 && q.left < 0) || (i == last && q.right < 0);
+                const std::ptrdiff_t record =
+                    end_link ? contacts_.contact_at(j) : first + static_cast<std::ptrdiff_t>(i) - (q.left < 0 ? 1 : 0);
+                if (record < 0) continue;
+                ContactRecord& contact = contacts_[static_cast<std::size_t>(record)];
+                contacts_.set_closed(static_cast<std::size_t>(record), s.acting[i], t);
+                contact.set_gap(std::max(0.0, -s.overlap[i]), t + dt);
+                contact.add_step(s.mean_force[i], t, dt, t);
+            }
+            if (q.left < 0) record_attached(j, s.mean_force[0], t);
+            if (q.right < 0) record_attached(j, s.mean_force[last], t);
+            const double sum = dissipated_ + s.dissipated;
+            dissipated_carry_ += std::abs(dissipated_) >= s.dissipated ? (dissipated_ - sum) + s.dissipated
+                                                                        : (s.dissipated - sum) + dissipated_;
+            dissipated_ = sum;
+            node.accept(s);
+            continue;
+        }
         const double force = p.response.force;
         if (q.left >= 0) {
             ElementCells& left = cells_[static_cast<std::size_t>(q.left)];
@@ -256,6 +397,14 @@ void StaggeredGrid::finish_step() {
             right.alpha_emitted.push(alpha_of(p.response.velocity_right, force, right.impedance));
         }
         if (p.load_inside) ++off_grid_load_steps_;
+        if (compliant_[j]) {
+            if (q.kind == JunctionKind::attached_end) record_attached(j, force, t);
+            overlap_[j] = p.overlap_after;
+            const double sum = dissipated_ + p.dissipated;  // Neumaier: millions of steps
+            dissipated_carry_ += std::abs(dissipated_) >= p.dissipated ? (dissipated_ - sum) + p.dissipated
+                                                                        : (p.dissipated - sum) + dissipated_;
+            dissipated_ = sum;
+        }
         const std::ptrdiff_t k = contacts_.contact_at(j);
         if (k < 0) continue;
         ContactRecord& contact = contacts_[static_cast<std::size_t>(k)];
@@ -271,6 +420,18 @@ void StaggeredGrid::finish_step() {
 
 void StaggeredGrid::record_forces() {
     for (std::size_t k = 0; k < contacts_.size(); ++k) contacts_[k].record_forces();
+    recording_ = true;
+}
+
+void StaggeredGrid::record_attached(std::size_t j, double force, double t) {
+    if (!recording_) return;
+    const bool left = j == 0;
+    if (!chain_.ends()[left ? ChainSide::left : ChainSide::right].attached()) return;
+    ForceHistory& h = attached_forces_[left ? 0 : 1];
+    if (h.force.empty() || h.force.back() != force) {
+        h.time.push_back(t);
+        h.force.push_back(force);
+    }
 }
 
 std::span<const double> StaggeredGrid::velocity(std::size_t e) const { return {cells_[e].v.data(), cells_[e].n}; }
@@ -313,7 +474,16 @@ FreeRodMotion StaggeredGrid::free_motion(std::size_t rod) const {
 double StaggeredGrid::release_time() const {
     if (ends_.load_acting(time())) return std::numeric_limits<double>::infinity();
     std::vector<FreeRodMotion> rods;
-    for (std::size_t i = 0; i < chain_.size(); ++i) rods.push_back(free_motion(i));
+    for (std::size_t i = 0; i < chain_.size(); ++i) {
+        if (chain_[i].is_mass()) {  // a rigid body: its ends move with it, no excursions
+            FreeRodMotion m;
+            m.mean_velocity = mass_velocity(i);
+            m.excursions = EndExcursions{};
+            rods.push_back(std::move(m));
+            continue;
+        }
+        rods.push_back(free_motion(i));
+    }
     return chain_release_time(time(), rods, contacts_.gaps(time()), ends_.wall_gaps(contacts_, time()), tolerances_);
 }
 

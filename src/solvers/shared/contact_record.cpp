@@ -71,14 +71,31 @@ std::vector<Interval> ContactRecord::intervals(double t) const {
 
 ContactHistory::ContactHistory(const Chain& chain) {
     const std::vector<Junction>& junctions = chain.junctions();
+    const std::vector<Element>& elements = chain.elements();
     contact_at_.assign(junctions.size(), -1);
+    first_lumped_.assign(junctions.size(), -1);
     // Contacts between rods first, so that record k is Outcome::contacts[k]; walls after them.
     for (bool walls : {false, true}) {
         for (std::size_t j = 0; j < junctions.size(); ++j) {
-            if (!has_gap(junctions[j].kind) || (junctions[j].kind == JunctionKind::wall) != walls) continue;
+            const Junction& q = junctions[j];
+            if (q.lumped && !walls) {
+                // Issue 23: the contacts between the rods on either side and the masses between.
+                const std::size_t first = q.left >= 0 ? elements[static_cast<std::size_t>(q.left)].rod : 0;
+                const std::size_t past = q.right >= 0 ? elements[static_cast<std::size_t>(q.right)].rod : chain.size() - 1;
+                first_lumped_[j] = static_cast<std::ptrdiff_t>(records_.size());
+                for (std::size_t r = first; r < past; ++r) {
+                    records_.emplace_back(chain[r + 1].gap);
+                    junctions_.push_back(j);
+                    left_rods_.push_back(r);
+                }
+                continue;
+            }
+            if (!has_gap(q.kind) || (q.kind == JunctionKind::wall) != walls) continue;
+            if (q.kind == JunctionKind::contact && q.lumped) continue;
             contact_at_[j] = static_cast<std::ptrdiff_t>(records_.size());
-            records_.emplace_back(junctions[j].initial_gap);
+            records_.emplace_back(q.initial_gap);
             junctions_.push_back(j);
+            left_rods_.push_back(q.left >= 0 ? elements[static_cast<std::size_t>(q.left)].rod : 0);
         }
         if (!walls) rod_contacts_ = records_.size();
     }

@@ -120,6 +120,12 @@ public:
     const ContactRecord& operator[](std::size_t k) const { return records_[k]; }
     /// Junction of contact k (Chain::junctions()).
     std::size_t junction(std::size_t k) const { return junctions_[k]; }
+    /// The rod on the left of contact k (a contact between rods: it joins left_rod and left_rod + 1).
+    std::size_t left_rod(std::size_t k) const { return left_rods_[k]; }
+    /// Issue 23: a junction with rigid masses in it (Junction::lumped) holds the contacts of rods
+    /// first_lumped_contact(j) .. + count - 1 (their records are in rod order like the others';
+    /// contact_at(j) is then the end's wall, if any). -1 for other junctions.
+    std::ptrdiff_t first_lumped_contact(std::size_t j) const { return first_lumped_[j]; }
     /// Whether record k is a wall at an end of the chain (after the contacts between rods).
     bool is_wall(std::size_t k) const { return k >= rod_contacts_; }
     /// Contact at junction j, or -1 if its kind has no gap.
@@ -142,7 +148,9 @@ private:
     std::vector<ContactRecord> records_;
     std::size_t rod_contacts_ = 0;
     std::vector<std::size_t> junctions_;
+    std::vector<std::size_t> left_rods_;
     std::vector<std::ptrdiff_t> contact_at_;
+    std::vector<std::ptrdiff_t> first_lumped_;
     std::vector<ContactEvent> events_;
     double origin_ = 0;  // [s], absolute
 };

@@ -87,6 +87,10 @@ JunctionResponse junction_response(JunctionKind kind, bool touching, const Junct
                        : open_junction(in.alpha_in, in.beta_in);
         case JunctionKind::anechoic_end:
             return anechoic_end_response(chain_end_arrival(in), in.outside);
+        case JunctionKind::attached_end:
+            // Its force is the spring/dashpot ODE's (contact_law.hpp), which the solver integrates;
+            // with no force the end is free.
+            return open_junction(in.alpha_in, in.beta_in);
     }
     return open_junction(in.alpha_in, in.beta_in);
 }

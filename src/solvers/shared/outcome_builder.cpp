@@ -51,8 +51,14 @@ Outcome build_outcome(const Chain& chain, const ContactHistory& contacts, Solver
         o.rods.push_back(ro);
     }
     o.energy.initial = chain.initial_kinetic_energy();
+    o.compliant = chain.compliant();
+    o.energy.contact = report.contact_energy;
+    o.energy.dissipated = report.dissipated;
     o.energy.dropped = report.energy_created ? 0.0 - *report.energy_created  // +0 when nothing was dropped
                                              : o.energy.initial - (o.energy.final_rigid + o.energy.final_vibration);
+    // Stored and dissipated in the compliant junctions: accounted for, not lost (+0 without them, so
+    // rigid chains' numbers are unchanged).
+    if (!report.energy_created && o.compliant) o.energy.dropped -= o.energy.contact + o.energy.dissipated;
     if (chain.ends().any())
         for (ChainSide side : {ChainSide::left, ChainSide::right}) {
             const EndReport& r = side == ChainSide::left ? report.left_end : report.right_end;
@@ -65,6 +71,9 @@ Outcome build_outcome(const Chain& chain, const ContactHistory& contacts, Solver
             e.work = r.work;
             e.load_step_error = r.load_step_error;
             if (e.kind == EndKind::anechoic) o.energy.radiated -= r.work;
+            if (report.force_samples && chain.ends()[side].attached())
+                e.force_history = decimate_forces(report.attached_end_forces[side == ChainSide::left ? 0 : 1],
+                                                  o.end_time, report.force_samples);
             if (e.loaded) o.energy.input += r.work;
             o.ends.push_back(std::move(e));
         }
@@ -88,7 +97,7 @@ Outcome build_outcome(const Chain& chain, const ContactHistory& contacts, Solver
             continue;
         }
         ContactOutcome c;
-        c.left_rod = chain.elements()[static_cast<std::size_t>(junction.left)].rod;
+        c.left_rod = contacts.left_rod(k);
         c.impulse = contacts[k].impulse(records_time);
         c.intervals = std::move(intervals);
         c.force_history = std::move(history);

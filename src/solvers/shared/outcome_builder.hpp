@@ -9,6 +9,7 @@
 #include "solvers/shared/end_flux.hpp"
 #include "rodcollide/outcome.hpp"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,10 @@ struct SolverReport {
     /// (characteristics: dropped fronts) [J]; then energy.dropped = -energy_created. Without it
     /// (finite differences) energy.dropped is the balance initial - final.
     std::optional<double> energy_created;
+    /// Issue 23: energy stored in compliant junctions and end springs at end_time, and dissipated by
+    /// dashpots up to it [J] (EnergyBalance::contact, dissipated).
+    double contact_energy = 0;
+    double dissipated = 0;
     double accuracy = 0;  ///< Outcome::accuracy [-]
     double balance_accuracy = conservation_rounding;  ///< Outcome::balance_accuracy [-]
     double velocity_error_bound = 0;  ///< Outcome::velocity_error_bound [m/s]
@@ -46,6 +51,9 @@ struct SolverReport {
     /// Force histories: at most this many samples per contact and wall (0: none), from the
     /// records' recorded forces (decimate_forces()).
     std::size_t force_samples = 0;
+    /// Issue 23: the force of an attached (spring/dashpot) end, left then right, as recorded steps
+    /// (ContactRecord::recorded_forces()'s form); decimated like the contacts' when force_samples.
+    std::array<ForceHistory, 2> attached_end_forces;
 };
 
 /// A recorded step history (ContactRecord::recorded_forces()) as at most `samples` >= 2 points

@@ -6,6 +6,7 @@
 #include "conservation.hpp"
 #include "run_cli.hpp"
 #include "solvers/exact/characteristics.hpp"
+#include "solvers/exact/front_budget.hpp"
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/solve.hpp"
 
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -188,6 +190,124 @@ TEST_CASE("a memory budget too small for the merged fronts stops the run with a 
         CHECK(what.find("max_memory = 1 MB, max_fronts = 2000") != std::string::npos);
         CHECK(what.find("--max-memory") != std::string::npos);
     }
+}
+
+TEST_CASE("the memory budget's split between exact and merged fronts holds the bound on stored fronts at every "
+          "chain length", "[characteristics][accuracy]") {
+    // The merged fronts' bound, fronts_at(delta) = 8 S / delta + 148 n_e, exceeds half the default
+    // budget (800,000) even at the coarsest resolution beyond about 2,500 steel rods of 0.05-0.5 m
+    // (the margin alone beyond 5,400 elements). Tracking exactly up to half the budget and merging
+    // at the coarsest resolution then promised more than the budget (3,000 rods: 800,000 exact +
+    // about 1e6 merged > 1.6e6); the split gives exact tracking what the merged fronts leave, and says
+    // when no split holds the bound (10,000 rods: about 3e6 merged > 1.6e6).
+    const std::size_t budget = front_budget_default();
+    for (const std::size_t rods : {10, 100, 1000, 3000, 10000}) {
+        INFO(rods << " rods");
+        const Chain chain = scaling_chain(ScalingFamily::mixed_touching, rods, 1);
+        const FrontBudgetPlan plan = plan_front_budget(chain, budget);
+        const double coarsest = fronts_at(chain, largest_time_resolution);
+        CHECK(plan.finest > 0);
+        CHECK(plan.finest <= largest_time_resolution);
+        if (coarsest <= 0.5 * static_cast<double>(budget)) {
+            // As before: half exact, and the finest resolution whose merged fronts fill the other half.
+            CHECK(plan.bounded);
+            CHECK(plan.exact_fronts == budget / 2);
+            CHECK(fronts_at(chain, plan.finest) == Approx(0.5 * static_cast<double>(budget)).epsilon(1e-12));
+        } else if (coarsest <= static_cast<double>(budget)) {
+            CHECK(plan.bounded);
+            CHECK(plan.finest == largest_time_resolution);
+            CHECK(plan.exact_fronts < budget / 2);
+        } else {
+            CHECK_FALSE(plan.bounded);
+            CHECK(plan.exact_fronts == budget / 2);  // chains whose fronts fit stay exact
+            CHECK(plan.finest == largest_time_resolution);
+        }
+        if (plan.bounded) CHECK(static_cast<double>(plan.exact_fronts) + fronts_at(chain, plan.finest) <= static_cast<double>(budget));
+        // Each regime occurs.
+        if (rods <= 1000) CHECK(coarsest <= 0.5 * static_cast<double>(budget));
+        if (rods == 3000) CHECK((coarsest > 0.5 * static_cast<double>(budget) && coarsest <= static_cast<double>(budget)));
+        if (rods == 10000) CHECK(coarsest > static_cast<double>(budget));
+    }
+    // The same regimes in a small budget, end to end: ten rods whose merged fronts need more than
+    // half of 2,500 fronts run within 2,500, merging and saying what they reached.
+    const Chain ten = scaling_chain(ScalingFamily::mixed_touching, 10, 1);
+    SolverOptions o = outcome_only();
+    o.max_fronts = 2500;
+    const FrontBudgetPlan plan = plan_front_budget(ten, front_budget(o));
+    REQUIRE(plan.bounded);
+    REQUIRE(plan.exact_fronts < 1250);
+    const Outcome small = solve_characteristics(ten, o).outcome;
+    CHECK(small.stats.merged_fronts > 0);
+    CHECK(small.stats.peak_stored_fronts <= o.max_fronts);
+    CHECK(small.accuracy_report.status == AccuracyStatus::front_proliferation);
+    check_conservation(small, 1e-10);
+}
+
+TEST_CASE("a run to a horizon that must merge keeps its event groups within the work budget",
+          "[characteristics][accuracy]") {
+    // 1,000 touching rods of mixed sections to 50 transits of the longest rod: their fronts
+    // outgrow half the memory budget, and storing that many to the horizon cost 7e7 event groups
+    // (100 rods, measured); the work budget (half of max_events here, 5e6 event groups) sets the
+    // fronts stored before merging and the resolution instead (front_budget.hpp).
+    const Chain chain = scaling_chain(ScalingFamily::mixed_touching, 1000, 0);
+    const double horizon = 50 * chain.longest_transit_time();
+    SolverOptions o = outcome_only();
+    o.end_time = horizon;
+    o.max_events = 10'000'000;
+    const double event_budget = 0.5 * static_cast<double>(o.max_events);
+    const std::size_t budget = front_budget(o);
+
+    // Only the rods a wave reaches by the horizon hold fronts and cost events: here about a tenth.
+    const std::vector<bool> reached = wave_reach(chain, horizon);
+    const auto reached_count = std::ranges::count(reached, true);
+    CHECK(reached.front());
+    CHECK_FALSE(reached.back());
+    CHECK(reached_count > 20);
+    CHECK(reached_count < 300);
+    double reached_transit = 0;  // the reached rods lie within the horizon of the striker's contact
+    for (std::size_t e = 1; e + 1 < reached.size() && reached[e + 1]; ++e) reached_transit += chain.elements()[e].transit_time;
+    CHECK(reached_transit <= horizon);
+
+    const FrontBudgetPlan plan = plan_front_budget(chain, budget, horizon, event_budget);
+    REQUIRE(plan.work_set);
+    CHECK(plan.exact_fronts == budget / 2);  // what a run that fits stores exactly is unchanged
+    CHECK(plan.work_exact_fronts > 0);
+    CHECK(plan.work_exact_fronts < plan.exact_fronts);
+    CHECK(static_cast<double>(plan.work_exact_fronts) * horizon / chain.shortest_transit_time() <= 0.5 * event_budget);
+    REQUIRE(plan.finest < largest_time_resolution);  // not clamped: the budget sets it
+    CHECK(events_at(chain, plan.finest, horizon) == Approx(0.5 * event_budget).epsilon(1e-9));
+    CHECK(plan.finest > plan_front_budget(chain, budget).finest);  // coarser than the memory budget allows
+
+    const Outcome out = solve_characteristics(chain, o).outcome;
+    INFO(out.accuracy_report.statement);
+    CHECK(out.stats.merged_fronts > 0);
+    CHECK(static_cast<double>(out.stats.events) <= event_budget);
+    CHECK(static_cast<double>(out.stats.estimate_events) <= event_budget);
+    CHECK(out.stats.peak_stored_fronts <= budget);
+    CHECK(out.accuracy_report.status == AccuracyStatus::work_budget);
+    CHECK(out.accuracy_report.time_resolution == plan.finest);
+    CHECK(out.accuracy_report.statement.find("set by the work budget of a run to end_time") != std::string::npos);
+    CHECK(has_warning(out, "work budget"));
+    CHECK(out.velocity_error_bound > 0);
+    check_conservation(out, 1e-10);
+
+    // A chain whose fronts outgrow what the work budget stores but fit the memory budget's share is
+    // still solved exactly, bit for bit as with no merging: ten rods to the same horizon.
+    const Chain ten = scaling_chain(ScalingFamily::mixed_touching, 10, 1);
+    SolverOptions short_run = outcome_only(), exact = outcome_only();
+    short_run.end_time = exact.end_time = 50 * ten.longest_transit_time();
+    short_run.max_events = 2'000'000;
+    exact.time_resolution = 0;
+    const FrontBudgetPlan ten_plan = plan_front_budget(ten, budget, *short_run.end_time, 0.5 * 2e6);
+    const Outcome a = solve_characteristics(ten, short_run).outcome;
+    const Outcome b = solve_characteristics(ten, exact).outcome;
+    INFO("peak stored fronts " << a.stats.peak_stored_fronts << ", work_exact_fronts " << ten_plan.work_exact_fronts);
+    REQUIRE(ten_plan.work_exact_fronts > 0);
+    CHECK(a.stats.peak_stored_fronts > ten_plan.work_exact_fronts);
+    CHECK(a.stats.merged_fronts == 0);
+    CHECK(largest_difference(a, b) == 0);
+    CHECK(a.velocity_error_bound == b.velocity_error_bound);
+    CHECK(a.accuracy_report.met());
 }
 
 TEST_CASE("run states the accuracy next to the velocities, in the table, the JSON and a warning",

@@ -1,0 +1,212 @@
+// Rigid masses at a junction of the grid (lumped_node.hpp; docs/physics.md §9.4).
+#include "solvers/fd/lumped_node.hpp"
+
+#include "rodcollide/solver_options.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace rodcollide {
+
+LumpedNode::LumpedNode(const Chain& chain, std::size_t j) : junction_(j) {
+    const Junction& q = chain.junctions()[j];
+    const std::vector<Element>& elements = chain.elements();
+    left_rod_ = q.left >= 0;
+    right_rod_ = q.right >= 0;
+    const std::size_t first = left_rod_ ? elements[static_cast<std::size_t>(q.left)].rod + 1 : 0;
+    const std::size_t past = right_rod_ ? elements[static_cast<std::size_t>(q.right)].rod : chain.size();
+    for (std::size_t r = first; r < past; ++r) {
+        if (!chain[r].is_mass()) throw std::logic_error("LumpedNode: a rod among the masses");
+        masses_.push_back(r);
+        mass_.push_back(chain[r].mass());
+        velocity_.push_back(chain[r].velocity);
+    }
+    // Link i joins body i - 1 and body i; its law is the right body's contact law (a rod's or a
+    // mass's), or the chain end's.
+    for (std::size_t i = 0; i <= masses_.size(); ++i) {
+        LumpedLink link;
+        const bool at_left_end = i == 0 && !left_rod_;
+        const bool at_right_end = i == masses_.size() && !right_rod_;
+        if (at_left_end || at_right_end) {
+            const ChainEnd& end = chain.ends()[at_left_end ? ChainSide::left : ChainSide::right];
+            link.law = end.law();
+            link.kind = end.attached()            ? LumpedLink::Kind::attached
+                        : end.kind == EndKind::wall ? LumpedLink::Kind::compliant
+                                                    : LumpedLink::Kind::free;
+            link.overlap = end.kind == EndKind::wall ? -end.gap : 0.0;
+        } else {
+            const std::size_t right_body = i < masses_.size() ? masses_[i] : masses_.back() + 1;
+            link.law = chain[right_body].contact_law();
+            link.kind = link.law.rigid() ? LumpedLink::Kind::rod_rigid : LumpedLink::Kind::compliant;
+            link.overlap = -chain[right_body].gap;
+        }
+        links_.push_back(link);
+    }
+}
+
+namespace {
+
+/// k φ(δ) of a compliant or attached law.
+double elastic(const ContactLaw& law, double d) {
+    if (law.bilateral) return law.stiffness * d;
+    if (d <= 0) return 0;
+    return law.stiffness * (law.exponent == 1 ? d : std::pow(d, law.exponent));
+}
+
+}  // namespace
+
+LumpedNode::Step LumpedNode::integrate(double z_left, double alpha, double z_right, double beta, double dt) const {
+    const std::size_t m = masses_.size(), links = links_.size();
+    double vscale = std::max(std::abs(alpha), std::abs(beta));
+    for (double u : velocity_) vscale = std::max(vscale, std::abs(u));
+    vscale = std::max(vscale, 1e-300);
+    const double closed_tolerance = 1e-13 * vscale * dt;  // a rigid link counts as touching within it
+
+    // Force F (compressive magnitude) and overlap rate of link i for velocities u and overlaps d.
+    const auto link_state = [&](std::size_t i, const double* u, double d, double& f, double& rate) {
+        const LumpedLink& l = links_[i];
+        const bool rod_left = i == 0 && left_rod_, rod_right = i == m && right_rod_;
+        const bool end_left = i == 0 && !left_rod_, end_right = i == m && !right_rod_;
+        f = 0;
+        if (l.kind == LumpedLink::Kind::free) {
+            rate = 0;
+            return;
+        }
+        // The free rate s: how fast the overlap grows with no force; z the impedance the force
+        // sees on a rod side (0: none).
+        double free_rate = 0, z = 0, rigid_force = 0;
+        if (rod_left) free_rate = alpha - u[0], z = z_left, rigid_force = z_left * (alpha - u[0]);
+        else if (rod_right) free_rate = u[m - 1] - beta, z = z_right, rigid_force = z_right * (u[m - 1] - beta);
+        else if (end_left) free_rate = -u[0];
+        else if (end_right) free_rate = u[m - 1];
+        else free_rate = u[i - 1] - u[i];
+        if (l.kind == LumpedLink::Kind::rod_rigid) {
+            if (d >= -closed_tolerance && rigid_force > 0) {
+                f = rigid_force;  // the rod's end moves with the mass
+                rate = 0;
+            } else {
+                rate = free_rate;
+            }
+            return;
+        }
+        const double kphi = elastic(l.law, d), c = l.law.damping;
+        // With a rod side the force slows that side's end: rate = s - F/z.
+        const double compliant_rate = z > 0 ? (free_rate - kphi / z) / (1 + c / z) : free_rate;
+        const double force = kphi + c * compliant_rate;
+        if (l.law.bilateral || (d > 0 && force > 0)) {
+            f = force;
+            rate = compliant_rate;
+        } else {
+            rate = free_rate;
+        }
+    };
+    struct Derivative {
+        std::vector<double> du, dd, f;
+    };
+    const auto derive = [&](const std::vector<double>& u, const std::vector<double>& d) {
+        Derivative r{std::vector<double>(m), std::vector<double>(links), std::vector<double>(links)};
+        for (std::size_t i = 0; i < links; ++i) link_state(i, u.data(), d[i], r.f[i], r.dd[i]);
+        for (std::size_t k = 0; k < m; ++k) r.du[k] = (r.f[k] - r.f[k + 1]) / mass_[k];
+        return r;
+    };
+
+    // Substeps: 0.05 of the fastest time of the node: Z/M of a mass on a rod, sqrt(k/M) of a mass on
+    // a link (its stiffness at the overlap an energy balance reaches), k/z of a link on a rod.
+    double rate = 0;
+    for (std::size_t k = 0; k < m; ++k) {
+        double z = 0, stiffness = 0;
+        for (std::size_t i : {k, k + 1}) {
+            const LumpedLink& l = links_[i];
+            if ((i == 0 && left_rod_) || (i == m && right_rod_)) z += i == 0 ? z_left : z_right;
+            if (l.kind == LumpedLink::Kind::compliant || l.kind == LumpedLink::Kind::attached) {
+                const double p = l.law.bilateral ? 1.0 : l.law.exponent;
+                const double reach = std::pow((p + 1) * mass_[k] * vscale * vscale / (2 * std::max(l.law.stiffness, 1e-300)),
+                                              1 / (p + 1));
+                const double d = std::max(std::abs(l.overlap), reach);
+                stiffness += l.law.stiffness * p * std::pow(d, p - 1);
+                rate = std::max(rate, l.law.damping / mass_[k]);
+            }
+        }
+        rate = std::max(rate, z / mass_[k] + std::sqrt(stiffness / mass_[k]));
+    }
+    const double wanted = std::ceil(rate * dt / contact_substep_fraction);
+    if (!(wanted <= max_contact_substeps)) throw SolverLimitExceeded(too_stiff_message(rate, dt));
+    const int n = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(max_contact_substeps)));
+
+    Step s;
+    s.mean_force.assign(links, 0.0);
+    s.acting.assign(links, false);
+    s.mean_velocity.assign(m, 0.0);
+    std::vector<double> u = velocity_, d(links);
+    for (std::size_t i = 0; i < links; ++i) d[i] = links_[i].overlap;
+    std::vector<double> impulse(links, 0.0), travel(m, 0.0);
+    const auto regime = [&](const std::vector<double>& uu, const std::vector<double>& dd) {
+        std::vector<bool> a(links);
+        const Derivative r = derive(uu, dd);
+        for (std::size_t i = 0; i < links; ++i) a[i] = r.f[i] != 0;
+        return a;
+    };
+    const auto advance = [&](auto& self, double h, int depth) -> void {
+        const auto shifted = [&](const std::vector<double>& base, const std::vector<double>& slope, double by) {
+            std::vector<double> out(base.size());
+            for (std::size_t k = 0; k < base.size(); ++k) out[k] = base[k] + by * slope[k];
+            return out;
+        };
+        const Derivative k1 = derive(u, d);
+        const Derivative k2 = derive(shifted(u, k1.du, 0.5 * h), shifted(d, k1.dd, 0.5 * h));
+        const Derivative k3 = derive(shifted(u, k2.du, 0.5 * h), shifted(d, k2.dd, 0.5 * h));
+        const Derivative k4 = derive(shifted(u, k3.du, h), shifted(d, k3.dd, h));
+        std::vector<double> u1(m), d1(links);
+        for (std::size_t k = 0; k < m; ++k) u1[k] = u[k] + h / 6 * (k1.du[k] + 2 * k2.du[k] + 2 * k3.du[k] + k4.du[k]);
+        for (std::size_t i = 0; i < links; ++i) d1[i] = d[i] + h / 6 * (k1.dd[i] + 2 * k2.dd[i] + 2 * k3.dd[i] + k4.dd[i]);
+        // A kink (a link closing or opening) inside the substep: halve it, as contact_law.cpp does.
+        if (depth < 40 && regime(u, d) != regime(u1, d1)) {
+            self(self, 0.5 * h, depth + 1);
+            self(self, 0.5 * h, depth + 1);
+            return;
+        }
+        for (std::size_t i = 0; i < links; ++i) {
+            // The same weights as the velocities': M Δu equals the links' impulses to rounding.
+            impulse[i] += h / 6 * (k1.f[i] + 2 * k2.f[i] + 2 * k3.f[i] + k4.f[i]);
+            if (k1.f[i] != 0 || k4.f[i] != 0) s.acting[i] = true;
+            const LumpedLink& l = links_[i];
+            if (l.law.damping > 0 && l.kind != LumpedLink::Kind::rod_rigid) {
+                const auto power = [&](const Derivative& k) { return k.f[i] != 0 ? l.law.damping * k.dd[i] * k.dd[i] : 0.0; };
+                s.dissipated += h / 6 * (power(k1) + 2 * power(k2) + 2 * power(k3) + power(k4));
+            }
+        }
+        for (std::size_t k = 0; k < m; ++k) travel[k] += h / 6 * (u[k] + 2 * (u[k] + 0.5 * h * k1.du[k]) +
+                                                                  2 * (u[k] + 0.5 * h * k2.du[k]) + u[k] + h * k3.du[k]);
+        u = std::move(u1);
+        d = std::move(d1);
+    };
+    const double h = dt / n;
+    for (int i = 0; i < n; ++i) advance(advance, h, 0);
+    for (std::size_t i = 0; i < links; ++i) s.mean_force[i] = -impulse[i] / dt;
+    for (std::size_t k = 0; k < m; ++k) s.mean_velocity[k] = travel[k] / dt;
+    s.overlap = std::move(d);
+    s.velocity = std::move(u);
+    return s;
+}
+
+void LumpedNode::accept(const Step& s) {
+    velocity_ = s.velocity;
+    for (std::size_t i = 0; i < links_.size(); ++i) links_[i].overlap = s.overlap[i];
+}
+
+double LumpedNode::stored_energy() const {
+    double e = 0;
+    for (const LumpedLink& l : links_)
+        if (l.kind == LumpedLink::Kind::compliant || l.kind == LumpedLink::Kind::attached) e += contact_energy(l.law, l.overlap);
+    return e;
+}
+
+bool LumpedNode::engaged() const {
+    // A rigid link's overlap stays at 0 while it acts, to rounding: its force says whether it does.
+    for (const LumpedLink& l : links_)
+        if (l.kind == LumpedLink::Kind::attached || (l.kind == LumpedLink::Kind::compliant && l.overlap > 0)) return true;
+    return false;
+}
+
+}  // namespace rodcollide
