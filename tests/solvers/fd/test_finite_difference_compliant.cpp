@@ -5,17 +5,20 @@
 // f = contact_substep_fraction relaxation times: 5e-8). Elsewhere the coupling of a junction to its
 // rods over a step is first order in dt: outcomes converge at order 1 (measured below).
 #include "chain_builders.hpp"
+#include "conservation.hpp"
 #include "rodcollide/contact_law.hpp"
 #include "rodcollide/solve.hpp"
 #include "solvers/fd/finite_difference.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
 
 using namespace rodcollide;
+using rodcollide::testing::check_momentum_with_ends;
 using rodcollide::testing::make_rod;
 
 namespace {
@@ -39,18 +42,6 @@ ChainEnds wall_on_right(double k, double c = 0, double p = 1) {
     ends.right.contact_damping = c;
     ends.right.contact_exponent = p;
     return ends;
-}
-
-/// The momentum balance with the ends' impulses, to rounding (1e-10 of the momentum scale).
-void check_momentum(const Outcome& o) {
-    double before = 0, after = 0, scale = 0, ends = 0;
-    for (const RodOutcome& r : o.rods) {
-        before += r.mass * r.initial_velocity;
-        after += r.mass * r.final_velocity;
-        scale += r.mass * std::max(std::abs(r.initial_velocity), std::abs(r.final_velocity));
-    }
-    for (const EndOutcome& e : o.ends) ends += e.impulse, scale += std::abs(e.impulse);
-    CHECK(std::abs(after - before - ends) <= 1e-10 * scale);
 }
 
 }  // namespace
@@ -94,7 +85,7 @@ TEST_CASE("compliant FD: a rod into a matched dashpot end (c = Z) is stopped in 
     CHECK(o.energy.dissipated == Approx(0.5).epsilon(1e-12));
     CHECK(std::abs(o.energy.dropped) <= 1e-12);
     CHECK(o.ends[1].impulse == Approx(-1.0).epsilon(1e-12));  // -Z V/2 for 2L/c
-    check_momentum(o);
+    check_momentum_with_ends(o);
 }
 
 TEST_CASE("compliant FD: a rod on an end spring oscillates at its fundamental, x tan x = k L / (E A)",
@@ -152,7 +143,7 @@ TEST_CASE("compliant FD: as the contact stiffness grows the outcome tends to the
         o.method = Method::finite_difference;
         const Outcome out = solve_on_grid(chain, o, choose_grid(chain, 6400), std::nullopt, {}).outcome;
         REQUIRE(out.settled);
-        check_momentum(out);
+        check_momentum_with_ends(out);
         errors.push_back(std::max(std::abs(out.rods[0].final_velocity - reference.rods[0].final_velocity),
                                   std::abs(out.rods[1].final_velocity - reference.rods[1].final_velocity)));
     }
@@ -184,7 +175,7 @@ TEST_CASE("compliant FD: random chains with compliant contacts and gaps conserve
         for (const std::size_t cells : {50u, 200u}) {
             const Outcome o = fd(chain, cells);
             REQUIRE(o.settled);
-            check_momentum(o);
+            check_momentum_with_ends(o);
             const EnergyBalance& e = o.energy;
             CHECK(e.contact == 0);  // settled: every contact open, δ <= 0
             CHECK(e.dissipated >= 0);
@@ -234,7 +225,7 @@ TEST_CASE("compliant FD: a damped cushion dissipates, the balance holds with ene
     CHECK(o.energy.dissipated > 0.01 * o.energy.initial);
     CHECK(o.energy.contact == 0);
     CHECK(std::abs(o.energy.supplied() - o.energy.accounted()) <= 1e-10 * o.energy.scale());
-    check_momentum(o);
+    check_momentum_with_ends(o);
     // The wall stopped and returned the rod: impulse 2 m V less what the dashpot kept.
     CHECK(o.rods[0].final_velocity < 0);
     CHECK(o.ends[1].impulse < 0);
