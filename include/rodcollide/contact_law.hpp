@@ -55,7 +55,9 @@ double elastic_force(const ContactLaw& law, double overlap, const ContactMemory&
 double contact_force(const ContactLaw& law, double overlap, double overlap_rate, const ContactMemory& memory);
 
 /// The recoverable energy [J] stored at overlap δ on the branch the memory selects: on loading
-/// k δ^(p+1)/(p+1); on unloading k δ_m^p (δ - δ_r)^(p+1) / ((δ_m - δ_r)^p (p+1)); 0 below δ_r.
+/// (δ >= δ_m) e^2 k δ^(p+1)/(p+1); on unloading k δ_m^p (δ - δ_r)^(p+1) / ((δ_m - δ_r)^p (p+1));
+/// 0 below δ_r. Call it with the memory updated to δ (remember()): then recoverable energy +
+/// hysteresis_loss() is the work done on the contact.
 double contact_energy(const ContactLaw& law, double overlap, const ContactMemory& memory);
 
 /// The energy [J] the hysteresis has dissipated in this contact so far: (1 - e^2) k δ_m^(p+1)/(p+1).

@@ -50,7 +50,10 @@ double contact_force(const ContactLaw& law, double overlap, double overlap_rate,
 
 double contact_energy(const ContactLaw& law, double overlap, const ContactMemory& memory) {
     const double dm = memory.max_overlap;
-    if (law.bilateral || law.restitution >= 1 || overlap >= dm) return contact_energy(law, overlap);
+    if (law.bilateral || law.restitution >= 1) return contact_energy(law, overlap);
+    // On the loading branch the memory is (or is about to be) δ itself: of the energy stored so
+    // far, e^2 comes back on unloading and the rest is the hysteresis loss already counted.
+    if (overlap >= dm) return law.restitution * law.restitution * contact_energy(law, overlap);
     const double dr = residual_overlap(law, memory);
     if (overlap <= dr) return 0;
     // ∫_δr^δ k δ_m^p ((s - δ_r)/(δ_m - δ_r))^p ds

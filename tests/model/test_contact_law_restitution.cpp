@@ -39,7 +39,7 @@ TEST_CASE("the unloading branch meets the loading one at the largest overlap and
             CHECK(elastic_force(law, 0.5 * dr, m) == 0);
             // Energies: the loading curve stores E_m, the unloading one returns e^2 E_m, the rest
             // is the hysteresis loss.
-            const double stored = contact_energy(law, dm, ContactMemory{});
+            const double stored = contact_energy(law, dm);  // the loading curve's area (no memory: elastic)
             CHECK(work(law, ContactMemory{}, 0, dm) == Approx(stored).epsilon(1e-9));
             CHECK(work(law, m, dr, dm) == Approx(e * e * stored).epsilon(1e-9));
             CHECK(contact_energy(law, dm, m) == Approx(e * e * stored).epsilon(1e-14));
