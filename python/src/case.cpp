@@ -179,6 +179,7 @@ void bind_case(py::module_& m) {
         .def_readwrite("rounding_check", &SolverOptions::rounding_check)
         .def_readwrite("accuracy", &SolverOptions::accuracy)
         .def_readwrite("max_memory", &SolverOptions::max_memory)
+        .def_readwrite("max_work", &SolverOptions::max_work)
         .def_property(
             "cells", [](const SolverOptions& o) { return unless_zero(o.cells); },
             [](SolverOptions& o, std::optional<std::size_t> n) { o.cells = n.value_or(0); })

@@ -47,7 +47,8 @@ def test_case_views():
     assert case.masses.tolist() == [1, 2] and case.initial_velocities.tolist() == [2, 0]
     assert case.solver == dict(method="finite-difference", end_time=None, record_until=None, drop_tolerance=1e-12,
                                max_events=300_000_000, max_fronts=8_000_000, cells=100,
-                               time_resolution=None, rounding_check=True, accuracy=None, max_memory=256)
+                               time_resolution=None, rounding_check=True, accuracy=None, max_memory=256,
+                               max_work=10_000_000)
     exact = case.with_solver(method="characteristics", cells=None)
     assert exact.solver["method"] == "characteristics" and exact.solver["cells"] == 100
     assert case.solver["method"] == "finite-difference"
@@ -140,7 +141,7 @@ def test_solver_keywords_are_the_option_table():
     assert set(case.solver) == set(keys)
     values = dict(method="characteristics", end_time=5.0, record_until=4.0, drop_tolerance=1e-9, max_events=10**6,
                   max_fronts=10**6, cells=100, time_resolution=0.01, rounding_check=False, accuracy=1e-4,
-                  max_memory=64)
+                  max_memory=64, max_work=10**6)
     assert set(values) == set(keys), "a new option needs a value here"
     for key, value in values.items():
         assert rc.run(case, **{key: value}).to_dict()["settled"] in (True, False), key
