@@ -107,9 +107,10 @@ struct RunResult {
     std::size_t steps = 0, events = 0;
 };
 
-/// One integration at step tolerance `tol`, sampling the link forces at `sample_times` [s].
+/// One integration at step tolerance `tol`, sampling the link forces at `sample_times` [s] and, with
+/// `event_forces`, at every closing and opening.
 RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, double tol,
-                    const std::vector<double>& sample_times) {
+                    const std::vector<double>& sample_times, bool event_forces = false) {
     BodyOde ode(bodies);
     const std::size_t n = bodies.bodies();
     const double T = ode.T(), V = ode.V();
@@ -277,7 +278,7 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
             else closed_since[k] = t * T;
             acting[k] = !acting[k];
         }
-        record_forces(x, t);
+        if (event_forces) record_forces(x, t);
         if (settled_now(t)) return finish(t, true, false);
         dense.initialize(x, t, std::max(dense.current_time_step(), 1e-12));
     }
@@ -312,9 +313,16 @@ Outcome solve_rigid_bodies_exact(const Chain& chain, const SolverOptions& option
         if (bound <= target * V || tol <= smallest_tolerance) break;
         coarse = std::move(fine);
     }
-    if (options.force_samples)  // the same run again, now sampling its forces (deterministic: same numbers)
-        fine = integrate(bodies, options, std::max(tol, smallest_tolerance),
-                         force_sample_times(fine.run.end_time, options.force_samples));
+    if (options.force_samples) {
+        // The same run again, now sampling its forces (deterministic: the same numbers): every
+        // closing and opening, and equally spaced times for the rest of the `force_samples` points
+        // a history may have (only the grid when the events alone would fill it).
+        const std::size_t events = fine.events;
+        const bool with_events = events + 2 <= options.force_samples;
+        const std::size_t grid = with_events ? options.force_samples - events : options.force_samples;
+        fine = integrate(bodies, options, std::max(tol, smallest_tolerance), force_sample_times(fine.run.end_time, grid),
+                         with_events);
+    }
     RigidBodiesRun& run = fine.run;
     bound = std::max(bound, energy_defect_error(bodies, run));
     run.method = Method::characteristics;
