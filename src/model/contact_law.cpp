@@ -26,6 +26,52 @@ double contact_force(const ContactLaw& law, double overlap, double overlap_rate)
     return overlap > 0 ? std::max(0.0, f) : 0.0;
 }
 
+double residual_overlap(const ContactLaw& law, const ContactMemory& memory) {
+    if (law.bilateral || law.restitution >= 1) return 0;
+    return (1 - law.restitution * law.restitution) * memory.max_overlap;
+}
+
+double elastic_force(const ContactLaw& law, double overlap, const ContactMemory& memory) {
+    const double dm = memory.max_overlap;
+    if (law.bilateral || law.restitution >= 1 || overlap >= dm) return elastic(law, overlap);
+    // Unloading (or reloading below δ_m): the loading curve's shape, scaled so that it runs from
+    // (δ_r, 0) to (δ_m, k δ_m^p). Its area is e^2 of the loading curve's: (δ_m - δ_r) = e^2 δ_m.
+    const double dr = residual_overlap(law, memory);
+    if (overlap <= dr) return 0;
+    const double x = (overlap - dr) / (dm - dr);
+    return elastic(law, dm) * (law.exponent == 1 ? x : std::pow(x, law.exponent));
+}
+
+double contact_force(const ContactLaw& law, double overlap, double overlap_rate, const ContactMemory& memory) {
+    if (law.bilateral || law.restitution >= 1) return contact_force(law, overlap, overlap_rate);
+    const double f = elastic_force(law, overlap, memory) + law.damping * overlap_rate;
+    return overlap > residual_overlap(law, memory) ? std::max(0.0, f) : 0.0;
+}
+
+double contact_energy(const ContactLaw& law, double overlap, const ContactMemory& memory) {
+    const double dm = memory.max_overlap;
+    if (law.bilateral || law.restitution >= 1) return contact_energy(law, overlap);
+    // On the loading branch the memory is (or is about to be) δ itself: of the energy stored so
+    // far, e^2 comes back on unloading and the rest is the hysteresis loss already counted.
+    if (overlap >= dm) return law.restitution * law.restitution * contact_energy(law, overlap);
+    const double dr = residual_overlap(law, memory);
+    if (overlap <= dr) return 0;
+    // ∫_δr^δ k δ_m^p ((s - δ_r)/(δ_m - δ_r))^p ds
+    return elastic(law, dm) * (dm - dr) * std::pow((overlap - dr) / (dm - dr), law.exponent + 1) /
+           (law.exponent + 1);
+}
+
+double hysteresis_loss(const ContactLaw& law, const ContactMemory& memory) {
+    if (law.bilateral || law.restitution >= 1) return 0;
+    return (1 - law.restitution * law.restitution) * contact_energy(law, memory.max_overlap);
+}
+
+ContactMemory remember(const ContactLaw& law, ContactMemory memory, double overlap) {
+    if (!law.bilateral && overlap <= 0) return {};
+    memory.max_overlap = std::max(memory.max_overlap, overlap);
+    return memory;
+}
+
 double contact_energy(const ContactLaw& law, double overlap) {
     if (law.bilateral) return 0.5 * law.stiffness * overlap * overlap;
     if (overlap <= 0 || law.stiffness == 0) return 0;

@@ -1,4 +1,4 @@
-// Chains of rigid bodies joined by compliant contacts (issues 23/24; docs/physics.md §9.7), by both
+// Chains of rigid bodies joined by compliant contacts (issues 23/24; docs/physics.md §9.8), by both
 // paths: the exact solver (Boost.Odeint, events located to rounding) and the finite-difference
 // cross-check (velocity Verlet). Closed forms (Hertz, linear cushion, spring and dashpot ends),
 // power-law scale invariance, an independent RK4 integration written here, the two paths against

@@ -1,4 +1,4 @@
-// Rigid-body chains (rigid_bodies.hpp; docs/physics.md §9.7): links, time scale, settling, outcome.
+// Rigid-body chains (rigid_bodies.hpp; docs/physics.md §9.8): links, time scale, settling, outcome.
 #include "solvers/shared/rigid_bodies.hpp"
 
 #include "outcome/outcome_check.hpp"
