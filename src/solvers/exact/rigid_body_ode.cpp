@@ -216,8 +216,10 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
         // Where does a link first change branch in (t_old, t_new]? Look at samples, then bisect.
         const State& x_old = dense.previous_state();
         for (std::size_t k = 0; k <= n; ++k) g_prev[k] = ode.has_events(k) ? ode.event_value(x_old, k) : 0;
+        // On the other branch now, and either it was not before or it is moving further in (a
+        // switch restarted a rounding-sized distance on the wrong side must still be caught).
         auto crossed = [&](std::size_t k, double before, double now) {
-            return acting[k] ? before >= 0 && now < 0 : before <= 0 && now > 0;
+            return acting[k] ? now < 0 && (before >= 0 || now < before) : now > 0 && (before <= 0 || now > before);
         };
         auto any_crossed = [&](const State& at) {
             for (std::size_t k = 0; k <= n; ++k)
@@ -242,6 +244,10 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
             record_samples_until([&](double tt, State& out) { dense.calc_state(tt, out); }, t_new);
             x = dense.current_state();
             t = t_new;
+            if (!std::isfinite(t))
+                throw SolverLimitExceeded("the rigid-body chain's integration ran to infinite time without settling");
+            // A contact left at rounding-sized force between bodies moving as one settles between events.
+            if (settled_now(t)) return finish(t, true, false);
             continue;
         }
         if (event) {

@@ -135,8 +135,8 @@ VerletResult verlet(const RigidBodies& bodies, const SolverOptions& options, dou
     for (;;) {
         bool any = false;
         for (std::size_t k = 0; k <= n; ++k) any = any || (acting[k] && links[k].kind == BodyLink::Kind::contact);
+        if (rigid_bodies_settled(bodies, d, acting, v.data(), t)) return finish(true, false);
         if (!any && !bodies.has_attached_end()) {
-            if (rigid_bodies_settled(bodies, d, acting, v.data(), t)) return finish(true, false);
             // Free flight: every body moves at its velocity until the next closing, reached exactly.
             double jump = inf;
             std::size_t closing = 0;

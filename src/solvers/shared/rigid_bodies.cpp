@@ -62,6 +62,8 @@ RigidBodies::RigidBodies(const Chain& chain) {
         const double m = k == 0 ? mass[0] : k == n ? mass[n - 1] : mass[k - 1] * mass[k] / (mass[k - 1] + mass[k]);
         time_scale = std::min(time_scale, link_time_scale(links[k].law, m, velocity_scale));
     }
+    force_tolerance = std::isfinite(time_scale) ? 1e-10 * *std::max_element(mass.begin(), mass.end()) * velocity_scale / time_scale
+                                                 : 0.0;
 }
 
 bool RigidBodies::has_attached_end() const {
@@ -80,7 +82,12 @@ bool rigid_bodies_settled(const RigidBodies& bodies, const std::vector<double>& 
     const double velocity_tolerance = 1e-10 * bodies.velocity_scale;  // contact_tolerances()'s
     for (std::size_t k = 0; k < bodies.links.size(); ++k) {
         if (bodies.links[k].kind != BodyLink::Kind::contact) continue;
-        if (acting[k]) return false;
+        const double rate = bodies.overlap_rate(k, velocity);
+        // Acting at a rounding-sized force, at a rounding-sized relative velocity: the pair moves as
+        // one for ever. (Separating faster, it opens at its own event.)
+        if (acting[k] && (std::abs(continued_force(bodies.links[k].law, overlap[k], rate)) > bodies.force_tolerance ||
+                          std::abs(rate) > velocity_tolerance))
+            return false;
         // A rigid body does not vibrate: no excursion, so only the gap and the mean velocities count.
         const double gap = std::max(0.0, -overlap[k]);
         if (!std::isfinite(contact_release_time(t, gap, -bodies.overlap_rate(k, velocity), 0.0, 0.0, velocity_tolerance)))

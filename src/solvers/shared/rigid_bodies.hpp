@@ -44,6 +44,10 @@ struct RigidBodies {
     /// The shortest time scale of the links [s] (rigid_bodies.cpp): a contact's compression time at
     /// the velocity scale, a spring's 1/ω, a dashpot's M/c. +inf when nothing can act.
     double time_scale = 0;
+    /// Below this a contact's force is rounding (1e-10 M_max V / time_scale) [N]: a contact that
+    /// carries no more and is not approaching beyond the settling tolerance cannot act again
+    /// (bodies leaving a chain with equal velocities stay touching at zero force for ever).
+    double force_tolerance = 0;
 
     std::size_t bodies() const { return mass.size(); }
     /// δ' of link k from the body velocities v.
@@ -61,8 +65,8 @@ struct RigidBodies {
 double continued_force(const ContactLaw& law, double overlap, double overlap_rate);
 
 /// The settling rule of docs/physics.md §2.4 for rigid bodies (contact_release_time() with no
-/// excursion: a rigid body has no vibration): true when no link acts, no end is attached, and no
-/// link whose gap can close is approaching. `acting[k]` says whether link k carries force.
+/// excursion: a rigid body has no vibration): true when no link acts (beyond force_tolerance), no
+/// end is attached, and no link whose gap can close is approaching. `acting[k]` says whether link k carries force.
 bool rigid_bodies_settled(const RigidBodies& bodies, const std::vector<double>& overlap,
                           const std::vector<char>& acting, const double* velocity, double t);
 
