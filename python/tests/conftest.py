@@ -16,10 +16,14 @@ assert len(CASE_FILES) >= 10, f"no case files found in {SOURCE_DIR / 'cases'}"
 
 def _free_and_unloaded(path):
     ends = tomllib.loads(path.read_text())
-    return all(ends.get(side, {}).get("kind", "free") == "free" for side in ("left", "right")) and "load" not in ends
+    rods = ends.get("rod", [])
+    # Masses and compliant contacts (issue 23) are beyond the rigid impact laws: compare and sweep refuse them.
+    compliant = any(r.get("kind", "rod") != "rod" or "contact_stiffness" in r or "contact_damping" in r for r in rods)
+    return (all(ends.get(side, {}).get("kind", "free") == "free" for side in ("left", "right")) and "load" not in ends
+            and not compliant)
 
 
-# Those a chain of free ends suits: the rigid impact laws (compare, sweep) and every method.
+# Those a chain of free ends and rigid contacts suits: the rigid impact laws (compare, sweep) and every method.
 FREE_CASE_FILES = [p for p in CASE_FILES if _free_and_unloaded(p)]
 assert len(FREE_CASE_FILES) >= 9 and len(FREE_CASE_FILES) < len(CASE_FILES)
 

@@ -55,8 +55,10 @@ as one CSV: time, then contact_K (rods K and K+1), left_wall / right_wall and le
 closing and opening.
 
 Compliant junctions and rigid masses (issue 23: contact_stiffness, kind = "mass", spring and
-dashpot ends; docs/physics.md §9) run with --method finite-difference: the exact solver refuses
-them for now. A spring or dashpot end never lets the chain settle: give --end-time. Their outcome
+dashpot ends; docs/physics.md §9) in a chain with rods run with --method finite-difference: the
+exact solver refuses them for now. A chain of masses with no rod runs with either method (the
+exact solver integrates its ODE system to the stated accuracy; finite differences by velocity
+Verlet), with no field, diagram or gauges. A spring or dashpot end never lets the chain settle: give --end-time. Their outcome
 adds energy.contact and energy.dissipated; a mass has its entry in "rods" (vibration_energy 0).
 
 examples:
@@ -159,6 +161,8 @@ int run_run(const std::vector<std::string>& args) {
             c.chain, !c.gauges.empty(),
             samples_flag ? std::optional(static_cast<std::size_t>(*samples_flag)) : std::nullopt);
     if (!forces_csv_path.empty()) c.solver.force_samples = std::max(c.solver.force_samples, samples);
+    if (vm.count("plot") && c.chain.elements().empty())
+        return usage_error("run", "--plot: a chain of rigid bodies only (no rod) has no characteristics diagram");
     if (vm.count("plot") && c.solver.method == Method::characteristics && c.chain.compliant())
         return usage_error("run", "solver.method: " + compliant_refusal("the exact (characteristics) solver"));
     std::optional<FigureRequest> plot;
