@@ -108,7 +108,7 @@ struct Rod {
     bool is_ball() const { return kind == RodKind::ball; }
     /// The law of the contact on this element's left: rigid by default; in a Chain, Hertz's where
     /// a side is curved (Chain derives it once, docs/physics.md §9.8), else the keys given.
-    ContactLaw contact_law() const { return {contact_stiffness, contact_exponent, contact_damping, false}; }
+    ContactLaw contact_law() const { return {contact_stiffness, contact_exponent, contact_damping, false, restitution}; }
     /// The cap radius of this element's end on `side` [m]: a ball's radius, a rod's end radius, 0
     /// for a flat end or a mass.
     double curvature_radius(ChainSide side) const;

@@ -53,7 +53,7 @@ struct ChainEnd {
     /// bilateral law (k, p = 1, c); rigid for the other kinds.
     ContactLaw law() const;
     /// The wall's contact keys only (rigid() unless given).
-    ContactLaw contact_law() const { return {contact_stiffness, contact_exponent, contact_damping, false}; }
+    ContactLaw contact_law() const { return {contact_stiffness, contact_exponent, contact_damping, false, restitution}; }
     /// A spring, dashpot or spring-dashpot end.
     bool attached() const { return kind == EndKind::spring || kind == EndKind::dashpot || kind == EndKind::spring_dashpot; }
     /// Anything beyond the rigid end conditions: an attached end, or a compliant wall.

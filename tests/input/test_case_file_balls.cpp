@@ -3,7 +3,6 @@
 // by Chain where a side is curved); every bad input of the issue's list gets one line naming the
 // file, the line and the key.
 #include "rodcollide/case_file.hpp"
-#include "rodcollide/solve.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -146,12 +145,4 @@ TEST_CASE("ball input: the issue's bad input, one line naming file, line and key
         CHECK_THAT(e.message(), Catch::Contains(b.says));
         CHECK(std::string(e.what()).find('\n') == std::string::npos);  // one line
     }
-}
-
-TEST_CASE("ball input: until the unloading law is carried, a solver refuses restitution < 1", "[case_file][balls][errors]") {
-    const Case c = parse_case("[[rod]]\n" + ball + "velocity = 1.0\n[[rod]]\n" + rod + "restitution = 0.5\n", "e.toml");
-    SolverOptions o;
-    o.method = Method::finite_difference;
-    CHECK_THROWS_AS(solve(c.chain, o), UnsupportedMethod);
-    CHECK_THROWS_WITH(solve(c.chain, o), Catch::Contains("restitution < 1 is not carried yet"));
 }

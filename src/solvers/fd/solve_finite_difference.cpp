@@ -249,13 +249,6 @@ std::string finite_difference_refusal(const Chain& chain, const SolverOptions& o
     if (chain.elements().empty())
         return "finite differences need at least one rod: a chain of rigid masses only has no grid (issue 23: not "
                "carried yet)";
-    // Issue 24: restitution e < 1 needs the contact law's memory (the unloading branch), which this
-    // branch does not carry yet: refused rather than run as if e were 1.
-    const bool lossy = std::ranges::any_of(chain.rods(), [](const Rod& r) { return r.restitution != 1; }) ||
-                       chain.ends().left.restitution != 1 || chain.ends().right.restitution != 1;
-    if (lossy)
-        return "a contact with restitution < 1 is not carried yet (issue 24: the unloading law lands with the "
-               "contact law's memory); give restitution = 1";
     for (ChainSide side : {ChainSide::left, ChainSide::right})
         if (chain.ends()[side].attached() && !options.end_time)
             return fmt::format("the {} end is a \"{}\", attached for ever: the chain never settles (docs/physics.md "
