@@ -41,7 +41,7 @@ inline constexpr double default_time_resolution = 0.02;
 /// velocity scale.
 inline constexpr double default_accuracy = 1e-6;
 /// SolverOptions::accuracy of the exact solver by default on a chain of rigid bodies only (an ODE
-/// system integrated with error control, docs/physics.md §9.8; issue 24 asks for 1e-9).
+/// system integrated with error control, docs/physics.md §9.9; issue 24 asks for 1e-9).
 inline constexpr double default_rigid_body_accuracy = 1e-9;
 /// SolverOptions::accuracy of finite differences by default (docs/finite_difference.md).
 inline constexpr double default_finite_difference_accuracy = 1e-3;

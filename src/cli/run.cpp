@@ -61,6 +61,11 @@ exact solver integrates its ODE system to the stated accuracy; finite difference
 Verlet), with no field, diagram or gauges. A spring or dashpot end never lets the chain settle: give --end-time. Their outcome
 adds energy.contact and energy.dissipated; a mass has its entry in "rods" (vibration_energy 0).
 
+Balls and Hertz contacts (issue 24: kind = "ball" with radius and poisson_ratio, end_radius on
+rods, restitution; docs/physics.md §9.7-9.8) run the same way: a contact with a curved side is
+Hertz's F = k δ^1.5 unless contact_stiffness is given, and restitution's hysteresis loss adds to
+energy.dissipated.
+
 examples:
   rodcollide run cases/seed000_three_rods.toml
   rodcollide run cases/steel_cradle_5.toml --json | jq '.rods[].final_velocity'
@@ -70,6 +75,7 @@ examples:
   rodcollide run cases/ends/split_hopkinson_bar.toml --gauges shpb.csv
   rodcollide run cases/ends/split_hopkinson_bar.toml --method finite-difference --gauges shpb-fd.csv
   rodcollide run cases/compliant/rod_spring_backed_wall.toml --contact-forces wall.csv
+  rodcollide run cases/balls/steel_ball_on_rod.toml
 )";
 
 /// The force histories of the outcome's contacts and walls as one CSV (run --contact-forces): rows

@@ -33,7 +33,7 @@ void refuse_unsupported(const Chain& chain, const SolverOptions& options, Method
 
 Outcome solve(const Chain& chain, const SolverOptions& options) {
     validate(options);
-    if (rigid_bodies_only(chain))  // docs/physics.md §9.8
+    if (rigid_bodies_only(chain))  // docs/physics.md §9.9
         return options.method == Method::characteristics ? solve_rigid_bodies_exact(chain, options)
                                                           : solve_rigid_bodies_verlet(chain, options);
     refuse_unsupported(chain, options, options.method);

@@ -140,7 +140,7 @@ TEST_CASE("compliant input: the exact solver and the rigid-law analyses refuse c
     const Case alone = parse_case("[[rod]]\nkind = \"mass\"\nmass = 1.0\nvelocity = 1.0\n[right]\nkind = \"spring\"\n"
                                   "stiffness = 1.0\n", "alone.toml");
     o.end_time = 1.0;
-    // A chain of masses alone is an ODE system (issue 24; docs/physics.md §9.8): velocity Verlet
+    // A chain of masses alone is an ODE system (issue 24; docs/physics.md §9.9): velocity Verlet
     // here, v = V cos(t sqrt(k/M)) on the spring.
     const Outcome on_spring = solve(alone.chain, o);
     CHECK(std::abs(on_spring.rods[0].final_velocity - std::cos(1.0)) <= on_spring.velocity_error_bound);

@@ -1,4 +1,4 @@
-// The exact solver for a chain of rigid bodies (rigid_bodies.hpp; docs/physics.md §9.8): one ODE
+// The exact solver for a chain of rigid bodies (rigid_bodies.hpp; docs/physics.md §9.9): one ODE
 // system integrated by Boost.Odeint's Dormand-Prince 5(4) with error control and dense output. The
 // right-hand side has kinks where a contact closes (δ crosses 0: the force k δ^p starts, and with a
 // dashpot jumps to c δ') and opens (its force reaches 0); each is located on the dense output by

@@ -1,5 +1,5 @@
 // The finite-difference cross-check for a chain of rigid bodies (rigid_bodies.hpp; docs/physics.md
-// §9.8): velocity Verlet at a fixed step h with the contact laws (contact_law.hpp), sharing nothing
+// §9.9): velocity Verlet at a fixed step h with the contact laws (contact_law.hpp), sharing nothing
 // with the exact solver's integration but the law and the settling rule. Each contact's branch
 // (compressed or open) is held within a step; a step inside which one would switch is cut at the
 // crossing (linear interpolation) and taken again, so switches fall on step boundaries. A dashpot's

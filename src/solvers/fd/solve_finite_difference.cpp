@@ -248,7 +248,7 @@ double energy_defect_error(const Outcome& o, double scale) {
 std::string finite_difference_refusal(const Chain& chain, const SolverOptions& options) {
     if (chain.elements().empty())
         return "finite differences need at least one rod for a grid: a chain of rigid bodies only is run by "
-               "velocity Verlet through solve() (docs/physics.md §9.8), which has no wave field or gauges";
+               "velocity Verlet through solve() (docs/physics.md §9.9), which has no wave field or gauges";
     for (ChainSide side : {ChainSide::left, ChainSide::right})
         if (chain.ends()[side].attached() && !options.end_time)
             return fmt::format("the {} end is a \"{}\", attached for ever: the chain never settles (docs/physics.md "

@@ -1,4 +1,4 @@
-// A chain with no rod (issues 23/24; docs/physics.md §9.8): rigid bodies (kind = "mass", and balls,
+// A chain with no rod (issues 23/24; docs/physics.md §9.9): rigid bodies (kind = "mass", and balls,
 // whose Rod::is_mass() is true) joined by compliant contacts, with free, compliant-wall, spring,
 // dashpot or spring-dashpot ends. It is an ODE system, which both solvers integrate their own way
 // (the exact solver with error control and events, finite differences by velocity Verlet); what they
@@ -126,7 +126,7 @@ inline constexpr std::size_t max_rigid_body_steps = 20'000'000;
 
 /// The exact solver of a rigid-body chain (src/solvers/exact/rigid_body_ode.cpp): Boost.Odeint's
 /// Dormand-Prince 5(4) with dense output, restarted at every event, its error bound from a second
-/// run at a 100x tighter tolerance (docs/physics.md §9.8).
+/// run at a 100x tighter tolerance (docs/physics.md §9.9).
 Outcome solve_rigid_bodies_exact(const Chain& chain, const SolverOptions& options);
 /// The finite-difference cross-check (src/solvers/fd/rigid_body_verlet.cpp): velocity Verlet at a
 /// fixed step, its error estimate from a run at half the step.
