@@ -54,7 +54,7 @@ inline SolverOptions bounded(const Case& c, const Chain& chain, Method method) {
     o.method = method;
     o.max_events = std::min<std::size_t>(o.max_events, 5000);
     o.max_fronts = std::min<std::size_t>(o.max_fronts, 20000);
-    if (method == Method::finite_difference) {
+    if (method == Method::finite_difference && !chain.elements().empty()) {  // a grid (rigid bodies have none)
         // 4 cells in the shortest rod, and at most ~5e4 cell-updates per grid (a horizon of
         // hundreds of transit times).
         o.cells = std::min<std::size_t>(o.cells ? o.cells : 4, 4);

@@ -11,6 +11,9 @@ import pytest
 SOURCE_DIR = Path(os.environ.get("RODCOLLIDE_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 # Every case file, cases/ends/ included.
 CASE_FILES = sorted((SOURCE_DIR / "cases").rglob("*.toml"))
+# Named cases for tests that need one of a kind (CASE_FILES[0] changes as cases are added).
+CASES_DIR = SOURCE_DIR / "cases"
+PLAIN_CASE = CASES_DIR / "chain_with_gaps.toml"
 assert len(CASE_FILES) >= 10, f"no case files found in {SOURCE_DIR / 'cases'}"
 
 

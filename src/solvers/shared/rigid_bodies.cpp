@@ -5,7 +5,6 @@
 #include "solvers/shared/contact_record.hpp"
 #include "solvers/shared/outcome_builder.hpp"
 #include "solvers/shared/settling.hpp"
-#include "rodcollide/solve.hpp"
 
 #include <fmt/format.h>
 
@@ -16,6 +15,24 @@
 namespace rodcollide {
 
 bool rigid_bodies_only(const Chain& chain) { return chain.elements().empty(); }
+
+std::string rigid_bodies_refusal(const Chain& chain) {
+    // Restitution's unloading branch (contact_law.hpp, docs/physics.md §9.7) needs a memory per
+    // contact and a max-compression event that neither ODE path carries yet: refused rather than
+    // run as if e were 1 (finite differences carry it in chains with rods).
+    const RigidBodies bodies(chain);
+    const std::size_t n = bodies.bodies();
+    for (std::size_t k = 0; k <= n; ++k)
+        if (bodies.links[k].kind == BodyLink::Kind::contact && bodies.links[k].law.restitution < 1)
+            return fmt::format("{} = {:g} < 1 in a chain of rigid bodies only is not carried yet (issue 24: its ODE "
+                               "solvers lack the unloading branch); give restitution = 1, or put a rod in the chain "
+                               "(finite differences carry restitution there)",
+                               k == 0   ? std::string("left.restitution")
+                               : k == n ? std::string("right.restitution")
+                                        : fmt::format("rod[{}].restitution", k),
+                               bodies.links[k].law.restitution);
+    return {};
+}
 
 namespace {
 
@@ -57,16 +74,6 @@ RigidBodies::RigidBodies(const Chain& chain) {
         else if (e.kind == EndKind::wall) l = {BodyLink::Kind::contact, e.contact_law(), -e.gap};
         // free: nothing (Chain refuses rigid walls, fixed and anechoic ends and loads at a mass)
     }
-    // Restitution's unloading branch (contact_law.hpp, docs/physics.md §9.7) needs a memory per
-    // contact and a max-compression event that neither ODE path carries yet: refused rather than
-    // run as if e were 1 (finite differences carry it in chains with rods).
-    for (std::size_t k = 0; k <= n; ++k)
-        if (links[k].kind == BodyLink::Kind::contact && links[k].law.restitution < 1)
-            throw UnsupportedMethod(fmt::format(
-                "{} = {:g} < 1 in a chain of rigid bodies only is not carried yet (issue 24: its ODE "
-                "solvers lack the unloading branch); give restitution = 1, or put a rod in the chain (finite "
-                "differences carry restitution there)",
-                k == 0 ? std::string("left.restitution") : k == n ? std::string("right.restitution") : fmt::format("rod[{}].restitution", k), links[k].law.restitution));
     time_scale = inf;
     for (std::size_t k = 0; k <= n; ++k) {
         if (links[k].kind == BodyLink::Kind::free) continue;

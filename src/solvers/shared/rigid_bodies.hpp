@@ -18,6 +18,8 @@ namespace rodcollide {
 
 /// Whether `chain` is a chain of rigid bodies only (no rod: no element to carry waves).
 bool rigid_bodies_only(const Chain& chain);
+/// Why the rigid-body paths cannot solve `chain` yet (restitution < 1 on a contact), or "".
+std::string rigid_bodies_refusal(const Chain& chain);
 
 /// What joins body k - 1 to body k: link 0 is the left end, link n the right end (n bodies).
 struct BodyLink {
