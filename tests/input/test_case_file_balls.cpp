@@ -2,6 +2,7 @@
 // Poisson ratios and restitution. What is accepted builds the model it says (Hertz's law derived
 // by Chain where a side is curved); every bad input of the list gets one line naming the
 // file, the line and the key.
+#include "case_errors.hpp"
 #include "rodcollide/case_file.hpp"
 
 #include <catch2/catch.hpp>
@@ -11,21 +12,12 @@
 #include <string>
 
 using namespace rodcollide;
+using rodcollide::testing::refused;
 
 namespace {
 
 const std::string rod = "length = 1.0\narea = 1.0\ndensity = 1.0\nyoungs_modulus = 1.0\n";
 const std::string ball = "kind = \"ball\"\nradius = 0.01\ndensity = 7850.0\nyoungs_modulus = 2.1e11\npoisson_ratio = 0.3\n";
-
-CaseError refused(const std::string& text) {
-    try {
-        parse_case(text, "bad.toml");
-    } catch (const CaseError& e) {
-        return e;
-    }
-    FAIL("accepted: " << text);
-    throw;  // unreachable
-}
 
 /// (4/3) E* sqrt(R*) from the formulas, written out here (no model code).
 double hertz(double r1, double e1, double nu1, double r2, double e2, double nu2) {

@@ -1,6 +1,7 @@
 // Issue 23's case-file keys (docs/case_file.md): rigid masses, compliant contacts and walls,
 // spring/dashpot ends. What is accepted builds the model it says; every bad input of the issue's
 // list gets one line naming the file, the line and the key.
+#include "case_errors.hpp"
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/solve.hpp"
 
@@ -10,21 +11,11 @@
 #include <string>
 
 using namespace rodcollide;
+using rodcollide::testing::refused;
 
 namespace {
 
 const std::string rod = "length = 1.0\narea = 1.0\ndensity = 1.0\nyoungs_modulus = 1.0\n";
-
-/// The CaseError of `text`, which must be refused.
-CaseError refused(const std::string& text) {
-    try {
-        parse_case(text, "bad.toml");
-    } catch (const CaseError& e) {
-        return e;
-    }
-    FAIL("accepted: " << text);
-    throw;  // unreachable
-}
 
 }  // namespace
 
