@@ -29,7 +29,7 @@ namespace rodcollide::fuzz {
 /// top level), and the strings its string keys take.
 struct TableKeys {
     std::string_view table;
-    std::array<std::string_view, 16> keys;  // empty entries unused
+    std::array<std::string_view, 24> keys;  // empty entries unused
 };
 /// Keys of the key table the mutator never writes: a load's `file` names a file to read, so an
 /// input would depend on what the disk holds where the fuzzer runs (not replayable).
@@ -68,11 +68,11 @@ inline const std::array<TableKeys, 10> case_keys = [] {
         written("ensemble.perturb", CaseTable::perturb),
     }};
 }();
-inline constexpr std::array<std::string_view, 22> case_words = {
+inline constexpr std::array<std::string_view, 23> case_words = {
     "characteristics", "finite-difference", "free",     "fixed", "wall", "anechoic",  "force",
     "velocity",        "left",              "right",    "rectangle", "trapezoid", "half-sine",
     "SI",              "dimensionless",     "",         "gauge", "rod",  "mass",      "spring",
-    "dashpot",         "spring-dashpot"};
+    "dashpot",         "spring-dashpot",    "ball"};
 
 /// Mutates case-file text. Deterministic for a given seed (libFuzzer replays by seed).
 class CaseMutator {
@@ -436,13 +436,20 @@ private:
                     t.push_back("kind = \"mass\"");
                     add("mass");
                     if (chance(0.4)) add("gap");
+                } else if (chance(0.1)) {  // a ball (issue 24)
+                    t.push_back("kind = \"ball\"");
+                    for (std::string_view k : {"gap", "radius", "density", "youngs_modulus", "poisson_ratio"})
+                        if (chance(k == "gap" ? 0.4 : 0.95)) add(k);
                 } else {
                     for (std::string_view k : {"gap", "length", "area", "density", "youngs_modulus"})
                         if (chance(k == "gap" ? 0.4 : has_defaults ? 0.9 : 0.97)) add(k);
+                    if (chance(0.1)) add(chance(0.5) ? "end_radius" : chance(0.5) ? "left_end_radius" : "right_end_radius");
+                    if (chance(0.05)) add("poisson_ratio");
                 }
                 if (chance(0.15)) add("contact_stiffness");
                 if (chance(0.05)) add("contact_exponent");
                 if (chance(0.05)) add("contact_damping");
+                if (chance(0.05)) add("restitution");
                 break;
             case 1:
                 t.push_back("[[rod.segment]]");
@@ -454,6 +461,7 @@ private:
                 add("kind");
                 if (t.back().find("wall") != std::string::npos && chance(0.7)) add("gap");
                 if (t.back().find("wall") != std::string::npos && chance(0.2)) add("contact_stiffness");
+                if (t.back().find("wall") != std::string::npos && chance(0.1)) add("restitution");
                 if (t.back().find("spring") != std::string::npos) add("stiffness");
                 if (t.back().find("dashpot") != std::string::npos) add("damping");
                 break;

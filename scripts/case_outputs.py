@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The `run --json` output of every case in cases/, cases/ends/ and cases/compliant/, byte for byte, against the
+"""The `run --json` output of every case in cases/, cases/ends/, cases/compliant/ and cases/balls/, byte for byte, against the
 copies recorded in tests/data/outputs/ (ctest `case_outputs`): a change of any number, key or
 warning in a documented example is a change of behaviour, and this says which case and where.
 
@@ -21,7 +21,7 @@ RECORDED = ROOT / "tests" / "data" / "outputs"
 
 def cases():
     return (sorted(ROOT.glob("cases/*.toml")) + sorted(ROOT.glob("cases/ends/*.toml")) +
-            sorted(ROOT.glob("cases/compliant/*.toml")))
+            sorted(ROOT.glob("cases/compliant/*.toml")) + sorted(ROOT.glob("cases/balls/*.toml")))
 
 
 def recorded_name(case):

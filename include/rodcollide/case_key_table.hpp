@@ -62,7 +62,18 @@ struct CaseKeySpec {
     /// A [[rod]] number: the Rod field it sets. A [[rod.segment]] key: the Segment field.
     double Rod::*rod_field = nullptr;
     double Segment::*segment_field = nullptr;
+    /// A [[rod]] number: the element kinds that take it and those that need it (rod_kind_bit()
+    /// bits). Another kind given it is refused (Chain names the key); [defaults] fills only the kinds
+    /// that take it.
+    unsigned rod_kinds = 0;
+    unsigned needed_by = 0;
 };
+
+/// The bit of `kind` in CaseKeySpec::rod_kinds and needed_by.
+constexpr unsigned rod_kind_bit(RodKind kind) { return 1u << static_cast<unsigned>(kind); }
+/// Whether an element of `kind` takes (needs) the [[rod]] number `row`.
+inline bool takes(const CaseKeySpec& row, RodKind kind) { return (row.rod_kinds & rod_kind_bit(kind)) != 0; }
+inline bool needs(const CaseKeySpec& row, RodKind kind) { return (row.needed_by & rod_kind_bit(kind)) != 0; }
 
 /// Every key, by table, each table's keys in the order the case reader lists them.
 std::span<const CaseKeySpec> case_key_table();

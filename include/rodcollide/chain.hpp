@@ -48,11 +48,26 @@ struct Segment {
 enum class RodKind {
     rod,   ///< a thin elastic rod (the default)
     mass,  ///< a rigid body of mass `mass`: no length, no waves (docs/physics.md §9.1)
+    ball,  ///< a rigid sphere (issue 24): radius, density, youngs_modulus, poisson_ratio; its mass
+           ///< rho 4 pi R^3 / 3; a rigid body like a mass (Rod::is_mass()), Hertz at its contacts (§9.8)
 };
-/// "rod" / "mass".
+/// "rod" / "mass" / "ball".
 std::string_view to_string(RodKind kind);
 /// The kinds, in RodKind's order (the case file's names).
-inline constexpr std::string_view rod_kind_names[] = {"rod", "mass"};
+inline constexpr std::string_view rod_kind_names[] = {"rod", "mass", "ball"};
+
+/// Hertz's contact of two curved elastic bodies (docs/physics.md §9.8): force k δ^(3/2) with
+/// k = (4/3) E* sqrt(R*), 1/E* = (1 - nu1^2)/E1 + (1 - nu2^2)/E2, 1/R* = 1/R1 + 1/R2.
+inline constexpr double hertz_exponent = 1.5;
+/// One side of a contact as Hertz sees it: its curvature 1/R [1/m] (0: flat) and its compliance
+/// (1 - nu^2)/E [1/Pa] (0: rigid, a mass or a rigid wall).
+struct HertzSide {
+    double curvature = 0;
+    double compliance = 0;
+};
+/// k = (4/3) E* sqrt(R*) [N/m^1.5] of two sides; 0 (no Hertz law: the contact stays rigid) when
+/// both are flat or both rigid.
+double hertz_stiffness(HertzSide a, HertzSide b);
 
 /// One rod, as given by the user. Invariants (checked by Chain): length, area, density and
 /// youngs_modulus finite and > 0; velocity finite; gap finite and >= 0. A rod with segments is
@@ -76,13 +91,34 @@ struct Rod {
     double contact_stiffness = 0;  ///< k [N/m^p], > 0 when given
     double contact_exponent = 1;   ///< p [-], > 0
     double contact_damping = 0;    ///< c [N s/m], >= 0
+    // Added by issue 24 (docs/physics.md §9.8).
+    double radius = 0;            ///< kind ball: R [m], > 0
+    double poisson_ratio = 0.3;   ///< nu [-] in (-1, 0.5), of a rod or a ball (Hertz's E*)
+    double end_radius = 0;        ///< a rod: both ends are spherical caps of this radius [m] (0: flat)
+    double left_end_radius = 0;   ///< a rod: its left end's cap radius [m], over end_radius (0: end_radius)
+    double right_end_radius = 0;  ///< a rod: its right end's cap radius [m], over end_radius (0: end_radius)
+    double restitution = 1;       ///< e in (0, 1] of the contact on this element's left (energetic)
+    /// Set by Chain: the contact on this element's left carries the Hertz law it derived (one side
+    /// curved and no contact_stiffness given), not keys the user gave. A Chain built again from
+    /// these rods derives it again (so a changed radius is followed).
+    bool hertz_contact = false;
 
-    bool is_mass() const { return kind == RodKind::mass; }
-    /// The law of the contact on this element's left (rigid by default).
-    ContactLaw contact_law() const { return {contact_stiffness, contact_exponent, contact_damping, false}; }
+    /// A rigid body: a mass or a ball (every path that handles masses handles balls).
+    bool is_mass() const { return kind == RodKind::mass || kind == RodKind::ball; }
+    bool is_ball() const { return kind == RodKind::ball; }
+    /// The law of the contact on this element's left: rigid by default; in a Chain, Hertz's where
+    /// a side is curved (Chain derives it once, docs/physics.md §9.8), else the keys given.
+    ContactLaw contact_law() const { return {contact_stiffness, contact_exponent, contact_damping, false, restitution}; }
+    /// The cap radius of this element's end on `side` [m]: a ball's radius, a rod's end radius, 0
+    /// for a flat end or a mass.
+    double curvature_radius(ChainSide side) const;
+    /// This element's side as Hertz sees it at its end on `side` (a mass: flat and rigid).
+    HertzSide hertz_side(ChainSide side) const;
+    /// A ball's mass rho 4 pi R^3 / 3 [kg].
+    double ball_mass() const;
 
     double wave_speed() const;    ///< c = sqrt(E/rho) [m/s] (first segment's)
-    double mass() const;          ///< m = rho*A*L [kg], summed over segments; M for a mass
+    double mass() const;          ///< m = rho*A*L [kg], summed over segments; M for a mass or a ball
     double transit_time() const;  ///< L/c [s], summed over segments
     double impedance() const;     ///< Z = rho*A*c [N*s/m]
     double axial_stiffness() const;  ///< E*A [N]
@@ -114,7 +150,8 @@ inline constexpr double largest_contact_exponent = 10;
 /// The checks Chain makes, for readers that report a value where it is written: a rod count
 /// outside [2, max_rods], and one quantity of a rod ("length", "area", "density",
 /// "youngs_modulus", "velocity", "gap", "mass", "contact_stiffness", "contact_exponent",
-/// "contact_damping"; rod none for a default that applies to every rod) that
+/// "contact_damping", "radius", "poisson_ratio", "end_radius", "left_end_radius",
+/// "right_end_radius", "restitution"; rod none for a default that applies to every rod) that
 /// breaks Rod's invariants or lies outside the magnitudes above. Throw InvalidModel.
 /// A single rod is allowed when `single_allowed` (a chain bounded by something other than two
 /// free, unloaded ends).

@@ -43,12 +43,17 @@ struct ChainEnd {
     double contact_stiffness = 0;  ///< [N/m^p]
     double contact_exponent = 1;   ///< [-]
     double contact_damping = 0;    ///< [N s/m]
+    /// wall only (issue 24): e in (0, 1] of a compliant wall's contact (energetic, §9.8).
+    double restitution = 1;
+    /// Set by Chain: a rigid wall met by a curved end carries the Hertz law Chain derived (the wall
+    /// flat and rigid, docs/physics.md §9.8), not keys the user gave.
+    bool hertz_contact = false;
 
     /// A wall's contact law (rigid unless contact keys were given); a spring or dashpot end's
     /// bilateral law (k, p = 1, c); rigid for the other kinds.
     ContactLaw law() const;
     /// The wall's contact keys only (rigid() unless given).
-    ContactLaw contact_law() const { return {contact_stiffness, contact_exponent, contact_damping, false}; }
+    ContactLaw contact_law() const { return {contact_stiffness, contact_exponent, contact_damping, false, restitution}; }
     /// A spring, dashpot or spring-dashpot end.
     bool attached() const { return kind == EndKind::spring || kind == EndKind::dashpot || kind == EndKind::spring_dashpot; }
     /// Anything beyond the rigid end conditions: an attached end, or a compliant wall.

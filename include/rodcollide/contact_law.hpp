@@ -93,6 +93,9 @@ struct JunctionOdeStep {
     double dissipated = 0;    ///< ∫ c δ'^2 dt over the step [J] (dashpot work)
     double last_force = 0;    ///< N at the end of the step [N]
     bool compressed = false;  ///< F != 0 at some substep (a contact: compressed; attached: acting)
+    /// The contact's memory at the end of the step (restitution e < 1, §9.7); `dissipated` then
+    /// also holds the hysteresis loss the step added (hysteresis_loss() grows with δ_m).
+    ContactMemory memory;
 };
 inline constexpr int max_contact_substeps = 4096;
 /// The SolverLimitExceeded message when a junction needs more than max_contact_substeps substeps
@@ -100,9 +103,14 @@ inline constexpr int max_contact_substeps = 4096;
 /// its accuracy (and, much further, its stability).
 std::string too_stiff_message(double rate, double dt);
 inline constexpr double contact_substep_fraction = 0.05;
-JunctionOdeStep integrate_junction(const ContactLaw& law, double z, double overlap, double free_rate, double dt);
+/// `memory`: the contact's memory at the start of the step (e < 1; {} for e = 1 or a fresh contact).
+/// Where e < 1 the branch switch at maximum compression (δ' = 0) is a kink too, pinned the same way.
+JunctionOdeStep integrate_junction(const ContactLaw& law, double z, double overlap, double free_rate, double dt,
+                                   ContactMemory memory = {});
 
 /// δ' at overlap δ for free rate s and series impedance z (the ODE's right-hand side).
 double overlap_rate(const ContactLaw& law, double z, double overlap, double free_rate);
+/// The same on the branch `memory` selects (restitution, §9.7): open below δ_r.
+double overlap_rate(const ContactLaw& law, double z, double overlap, double free_rate, const ContactMemory& memory);
 
 }  // namespace rodcollide

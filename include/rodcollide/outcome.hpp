@@ -113,6 +113,11 @@ struct SolverStats {
     /// Event groups (characteristics) or time steps (grid) of the coarser run the error estimate
     /// compares with (0: none).
     std::size_t estimate_events = 0;
+    /// Characteristics: event groups of an attempt abandoned before the runs above, not counted in
+    /// `events`: a run to end_time first tracked without merging until its fronts outgrew what
+    /// its work budget stores, then solved again merging beyond that (docs/physics.md §5.1).
+    /// 0: none (the JSON then leaves the key out).
+    std::size_t abandoned_events = 0;
     // Finite differences only (0 for characteristics):
     std::size_t steps = 0;         ///< time steps taken
     std::size_t cells = 0;         ///< cells in all rods

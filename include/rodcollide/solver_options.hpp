@@ -40,10 +40,16 @@ inline constexpr double default_time_resolution = 0.02;
 /// SolverOptions::accuracy of the exact solver by default: final velocities within 1e-6 of the
 /// velocity scale.
 inline constexpr double default_accuracy = 1e-6;
+/// SolverOptions::accuracy of the exact solver by default on a chain of rigid bodies only (an ODE
+/// system integrated with error control, docs/physics.md §9.9; issue 24 asks for 1e-9).
+inline constexpr double default_rigid_body_accuracy = 1e-9;
 /// SolverOptions::accuracy of finite differences by default (docs/finite_difference.md).
 inline constexpr double default_finite_difference_accuracy = 1e-3;
 /// SolverOptions::max_memory by default [MB].
 inline constexpr std::size_t default_max_memory = 256;
+/// SolverOptions::max_work by default [event groups]: about 2-3 s of one core at 200-300 ns per
+/// group (its estimate's run at twice the resolution costs about half again).
+inline constexpr std::size_t default_max_work = 10'000'000;
 /// Resident memory a stored front takes [bytes]: 16 bytes of time and value, a ring's spare
 /// capacity (up to 4x its pieces, wave_field.hpp) and the blocks its reallocations leave behind:
 /// 134 bytes per front were measured (peak resident set over peak stored fronts) on a 20-rod
@@ -83,6 +89,13 @@ struct SolverOptions {
     /// kept for diagrams, fields or gauges (keep_history; 16 bytes each) are capped by max_fronts.
     /// From 1 to largest_max_memory.
     std::size_t max_memory = default_max_memory;
+    /// Characteristics, with time_resolution not set, on a run to end_time (without keep_history)
+    /// whose fronts outgrow the memory budget's share of exact fronts: its work budget [event
+    /// groups], at most max_events / 2. Half of it pays for the fronts stored before merging, half
+    /// sets the merge resolution by the bound events_at() (front_budget.hpp, docs/physics.md
+    /// §5.1): a larger one buys a finer resolution at proportionally more time. From 1 to
+    /// largest_max_events.
+    std::size_t max_work = default_max_work;
     /// Characteristics, set by hand: fronts closer in arrival time than time_resolution x the
     /// shortest transit time are merged once more than exact_fronts are stored (the shorter piece
     /// into the one before it, at their mean value: momentum exact, the energy this removes
@@ -163,7 +176,7 @@ double accuracy_target(const SolverOptions& options);
 
 /// Checks every limit on the options: a known method; end_time and record_until finite and > 0;
 /// drop_tolerance in [0, largest_drop_tolerance]; time_resolution (if set) in [0, largest_time_resolution];
-/// accuracy in [smallest_accuracy, largest_accuracy]; max_events, max_fronts, max_memory and cells
+/// accuracy in [smallest_accuracy, largest_accuracy]; max_events, max_fronts, max_memory, max_work and cells
 /// (unless 0, the default) from 1 to their largest value above. The case reader, the command line's solver flags and solve() all
 /// call it.
 /// @throws InvalidInput naming the first option refused by its case-file key ("end_time").

@@ -194,7 +194,8 @@ def run(case, *, samples=None, **solver):
     recorded when it is given or the case has gauges or ends that are not free (then 1000 points
     by default), as the CLI does. Keyword arguments override the case's [solver] table, with its
     names: method ("characteristics" or "finite-difference"), end_time, record_until,
-    drop_tolerance, max_events, max_fronts, cells, time_resolution, rounding_check, accuracy, max_memory (MB).
+    drop_tolerance, max_events, max_fronts, cells, time_resolution, rounding_check, accuracy, max_memory (MB),
+    max_work (event groups).
     Raises CaseError for bad options,
     SolverLimitExceeded when a cap is reached, ValueError for a bad `samples`, a finite-difference
     resolution beyond the limits or a feature that method does not carry.

@@ -31,19 +31,28 @@ py::dict segment_dict(const Segment& g) {
     return d;
 }
 
-/// A rod as its [[rod]] table: every number of the key table (case_key_table.hpp).
-/// Issue 23's keys appear only where they apply, so that a rod's dict is what it always was: a
-/// mass has kind, mass, velocity and gap; the contact keys appear when the contact is compliant.
+/// A rod as its [[rod]] table: every number of the key table (case_key_table.hpp) its kind takes.
+/// Issue 23's and 24's keys appear only where they apply, so that a rod's dict is what it always
+/// was: a mass has kind, mass, velocity and gap, a ball kind, radius, density, youngs_modulus,
+/// poisson_ratio, velocity and gap; the contact keys appear when the contact is compliant (not the
+/// Hertz law Chain derived: its stiffness and exponent follow the radii), a rod's poisson_ratio,
+/// end radii and restitution when not their defaults.
 py::dict rod_dict(const Rod& r) {
     py::dict d;
     const bool compliant = !r.contact_law().rigid();
+    const Rod plain{};
     for (const CaseKeySpec& row : case_key_table()) {
-        if (!row.rod_field) continue;
-        if (row.key == "mass" ? !r.is_mass() : r.is_mass() && row.required) continue;
-        if (row.key.starts_with("contact_") && !compliant) continue;
+        if (!row.rod_field || !takes(row, r.kind)) continue;
+        if (row.key.starts_with("contact_") &&
+            (!compliant || (r.hertz_contact && row.rod_field != &Rod::contact_damping)))
+            continue;
+        const bool optional24 = row.rod_field == &Rod::end_radius || row.rod_field == &Rod::left_end_radius ||
+                                row.rod_field == &Rod::right_end_radius || row.rod_field == &Rod::restitution ||
+                                (row.rod_field == &Rod::poisson_ratio && !r.is_ball());
+        if (optional24 && r.*row.rod_field == plain.*row.rod_field) continue;
         d[py::str(row.key.data(), row.key.size())] = r.*row.rod_field;
     }
-    if (r.is_mass()) d["kind"] = std::string(to_string(r.kind));
+    if (r.kind != RodKind::rod) d["kind"] = std::string(to_string(r.kind));
     return d;
 }
 
@@ -56,9 +65,12 @@ py::dict end_dict(const ChainEnd& e) {
     if (e.kind == EndKind::spring || e.kind == EndKind::spring_dashpot) d["stiffness"] = e.stiffness;
     if (e.kind == EndKind::dashpot || e.kind == EndKind::spring_dashpot) d["damping"] = e.damping;
     if (e.kind == EndKind::wall && !e.contact_law().rigid()) {
-        d["contact_stiffness"] = e.contact_stiffness;
-        d["contact_exponent"] = e.contact_exponent;
+        if (!e.hertz_contact) {  // a Hertz wall's law is derived from the end that meets it (Chain)
+            d["contact_stiffness"] = e.contact_stiffness;
+            d["contact_exponent"] = e.contact_exponent;
+        }
         d["contact_damping"] = e.contact_damping;
+        if (e.restitution != ChainEnd{}.restitution) d["restitution"] = e.restitution;
     }
     return d;
 }
@@ -129,7 +141,7 @@ std::optional<Case> plain_case(py::handle rods, py::handle title, const std::str
             const std::string name(key.key);
             PyObject* v = PyDict_GetItemString(item.ptr(), name.c_str());  // borrowed; never raises
             if (!v || v == Py_None) {
-                if (key.required && key.rod_field != &Rod::rigid_mass) return std::nullopt;  // a rod's material
+                if (needs(key, RodKind::rod)) return std::nullopt;  // a rod's material
                 if (v) ++found;
                 continue;
             }
@@ -179,6 +191,7 @@ void bind_case(py::module_& m) {
         .def_readwrite("rounding_check", &SolverOptions::rounding_check)
         .def_readwrite("accuracy", &SolverOptions::accuracy)
         .def_readwrite("max_memory", &SolverOptions::max_memory)
+        .def_readwrite("max_work", &SolverOptions::max_work)
         .def_property(
             "cells", [](const SolverOptions& o) { return unless_zero(o.cells); },
             [](SolverOptions& o, std::optional<std::size_t> n) { o.cells = n.value_or(0); })

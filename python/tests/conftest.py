@@ -11,15 +11,25 @@ import pytest
 SOURCE_DIR = Path(os.environ.get("RODCOLLIDE_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 # Every case file, cases/ends/ included.
 CASE_FILES = sorted((SOURCE_DIR / "cases").rglob("*.toml"))
+# Named cases for tests that need one of a kind (CASE_FILES[0] changes as cases are added).
+CASES_DIR = SOURCE_DIR / "cases"
+PLAIN_CASE = CASES_DIR / "chain_with_gaps.toml"
 assert len(CASE_FILES) >= 10, f"no case files found in {SOURCE_DIR / 'cases'}"
 
 
 def _free_and_unloaded(path):
     ends = tomllib.loads(path.read_text())
-    return all(ends.get(side, {}).get("kind", "free") == "free" for side in ("left", "right")) and "load" not in ends
+    rods = ends.get("rod", [])
+    # Masses, balls and compliant contacts (issues 23, 24; a rounded end makes a Hertz contact) are beyond
+    # the rigid impact laws: compare and sweep refuse them.
+    curved = ("end_radius", "left_end_radius", "right_end_radius")
+    compliant = any(r.get("kind", "rod") != "rod" or "contact_stiffness" in r or "contact_damping" in r
+                    or any(k in r for k in curved) for r in rods)
+    return (all(ends.get(side, {}).get("kind", "free") == "free" for side in ("left", "right")) and "load" not in ends
+            and not compliant)
 
 
-# Those a chain of free ends suits: the rigid impact laws (compare, sweep) and every method.
+# Those a chain of free ends and rigid contacts suits: the rigid impact laws (compare, sweep) and every method.
 FREE_CASE_FILES = [p for p in CASE_FILES if _free_and_unloaded(p)]
 assert len(FREE_CASE_FILES) >= 9 and len(FREE_CASE_FILES) < len(CASE_FILES)
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import rodcollide as rc
-from conftest import CASE_FILES, FREE_CASE_FILES, case_id, cli_error, run_cli
+from conftest import CASE_FILES, FREE_CASE_FILES, case_id, cli_error, run_cli, CASES_DIR, PLAIN_CASE
 
 RODS = """
 [defaults]
@@ -150,7 +150,7 @@ def test_load_files_are_relative_to_the_working_directory(tmp_path, monkeypatch)
 
 
 def test_samples_raise_value_error_with_the_cli_message():
-    path = CASE_FILES[0].parent / "ends" / "split_hopkinson_bar.toml"
+    path = CASES_DIR / "ends" / "split_hopkinson_bar.toml"
     for samples in (1, 100_001, -1):
         with pytest.raises(ValueError) as e:
             rc.run(path, samples=samples)
@@ -172,7 +172,7 @@ def test_finite_differences_on_ends_answer_as_the_cli(path):
 
 
 def test_keyword_solver_options_are_checked_as_in_solver():
-    case = rc.load_case(CASE_FILES[0])
+    case = rc.load_case(PLAIN_CASE)
     expected = {
         (("end_time", -1),): "<kwargs>:1: solver.end_time: must be > 0, got -1",
         (("method", "characteristics"), ("cells", 0)): "<kwargs>:2: solver.cells: must be > 0, got 0",
@@ -193,7 +193,7 @@ def test_keyword_solver_options_are_checked_as_in_solver():
 
 
 def test_solver_limits_raise_with_the_cli_message():
-    path = CASE_FILES[0]
+    path = PLAIN_CASE
     with pytest.raises(rc.SolverLimitExceeded) as e:
         rc.run(rc.load_case(path), max_events=1)
     assert isinstance(e.value, RuntimeError)
@@ -202,8 +202,8 @@ def test_solver_limits_raise_with_the_cli_message():
 
 
 def test_other_arguments_raise_value_error_naming_them():
-    three = rc.load_case(CASE_FILES[0].parent / "seed000_three_rods.toml")
-    two = rc.load_case(CASE_FILES[0].parent / "seed000_two_rods.toml")
+    three = rc.load_case(CASES_DIR / "seed000_three_rods.toml")
+    two = rc.load_case(CASES_DIR / "seed000_two_rods.toml")
     with pytest.raises(ValueError, match=r"^rods: a sweep needs exactly 3 rods"):
         rc.sweep(two)
     with pytest.raises(ValueError, match=r"^directions: must be > 0, got 0$"):

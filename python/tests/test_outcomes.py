@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import rodcollide as rc
-from conftest import CASE_FILES, FREE_CASE_FILES, case_id, cli_json
+from conftest import CASE_FILES, FREE_CASE_FILES, case_id, cli_json, CASES_DIR, PLAIN_CASE
 
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=case_id)
@@ -63,7 +63,7 @@ def test_attributes_are_the_json_values(path):
 
 
 def test_views_are_read_only_and_outlive_their_outcome():
-    out = rc.run(CASE_FILES[0].parent / "ends" / "split_hopkinson_bar.toml", samples=50)
+    out = rc.run(CASES_DIR / "ends" / "split_hopkinson_bar.toml", samples=50)
     force, history = out.gauges[0].force, out.force_history[0].force
     expected = out.to_dict()["gauges"][0]["force"]
     del out
@@ -77,7 +77,7 @@ def test_impact_equation_and_energy_hold(path):
     """M(u+ - u-) = W Lambda + the ends' impulses (contact k pushes rod k left and rod k+1 right; the
     left end acts on the first rod, the right end on the last) and the energy balance
     initial + input = rigid + vibration + dropped + radiated + contact + dissipated (the last two
-    for compliant chains, solved by finite differences), for the solver each case names."""
+    for chains with compliant parts), for the solver each case names."""
     out = rc.run(rc.load_case(path))
     m, u0, u1, lam = out.masses, out.initial_velocities, out.final_velocities, out.impulses
     w_lambda = np.zeros_like(m)
@@ -91,7 +91,8 @@ def test_impact_equation_and_energy_hold(path):
     supplied = e["initial"] + e.get("input", 0)
     assert supplied == pytest.approx(e["final_rigid"] + e["final_vibration"] + e["dropped"] + e.get("radiated", 0)
                                      + e.get("contact", 0) + e.get("dissipated", 0), rel=1e-12)
-    assert ("contact" in e) == ("dissipated" in e) == (path.parent.name == "compliant")
+    # compliant parts: cases/compliant/, and cases/balls/ (Hertz contacts)
+    assert ("contact" in e) == ("dissipated" in e) == (path.parent.name in ("compliant", "balls"))
     assert ("radiated" in e) == ("input" in e) == bool(out.ends)
     assert np.all(lam >= 0)
 
@@ -111,7 +112,7 @@ def test_three_rods_of_winandy_and_leine():
 
 
 def test_keyword_options_equal_cli_flags():
-    path = CASE_FILES[0]
+    path = PLAIN_CASE
     case = rc.load_case(path)
     assert rc.run(case, end_time=1.5).to_dict() == cli_json("run", path, "--end-time", "1.5")
     assert rc.run(case, drop_tolerance=1e-9, max_events=1000).to_dict() == \
@@ -119,7 +120,7 @@ def test_keyword_options_equal_cli_flags():
 
 
 def test_keyword_options_leave_the_case_alone():
-    case = rc.load_case(CASE_FILES[0])
+    case = rc.load_case(PLAIN_CASE)
     before = case.solver
     horizon = rc.run(case, end_time=0.5)
     assert horizon.end_time == 0.5 and not horizon.settled

@@ -99,6 +99,9 @@ std::string ensemble_fingerprint(const Chain& chain, const SolverOptions& s, con
                    s.record_after_settling, s.drop_tolerance, s.accuracy.value_or(-1), s.time_resolution.value_or(-1),
                    s.max_memory, s.exact_fronts, s.max_events, s.max_fronts, s.keep_history, s.skip_free_flight,
                    s.rebase_times, s.rounding_check, s.cells);
+    // Options added since print only when set, so that the fingerprints of ensembles that leave
+    // them at their defaults stay what they were.
+    if (s.max_work != default_max_work) fmt::format_to(out, "max_work {}\n", s.max_work);
     for (const Perturbation& p : spec.perturb) {
         fmt::format_to(out, "perturb {} {} {:a} {} {}", p.key, p.relative, p.spread, static_cast<int>(p.distribution),
                        p.shared);

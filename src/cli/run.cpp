@@ -55,9 +55,16 @@ as one CSV: time, then contact_K (rods K and K+1), left_wall / right_wall and le
 closing and opening.
 
 Compliant junctions and rigid masses (issue 23: contact_stiffness, kind = "mass", spring and
-dashpot ends; docs/physics.md §9) run with --method finite-difference: the exact solver refuses
-them for now. A spring or dashpot end never lets the chain settle: give --end-time. Their outcome
+dashpot ends; docs/physics.md §9) in a chain with rods run with --method finite-difference: the
+exact solver refuses them for now. A chain of masses with no rod runs with either method (the
+exact solver integrates its ODE system to the stated accuracy; finite differences by velocity
+Verlet), with no field, diagram or gauges. A spring or dashpot end never lets the chain settle: give --end-time. Their outcome
 adds energy.contact and energy.dissipated; a mass has its entry in "rods" (vibration_energy 0).
+
+Balls and Hertz contacts (issue 24: kind = "ball" with radius and poisson_ratio, end_radius on
+rods, restitution; docs/physics.md §9.7-9.8) run the same way: a contact with a curved side is
+Hertz's F = k δ^1.5 unless contact_stiffness is given, and restitution's hysteresis loss adds to
+energy.dissipated.
 
 examples:
   rodcollide run cases/seed000_three_rods.toml
@@ -68,6 +75,7 @@ examples:
   rodcollide run cases/ends/split_hopkinson_bar.toml --gauges shpb.csv
   rodcollide run cases/ends/split_hopkinson_bar.toml --method finite-difference --gauges shpb-fd.csv
   rodcollide run cases/compliant/rod_spring_backed_wall.toml --contact-forces wall.csv
+  rodcollide run cases/balls/steel_ball_on_rod.toml
 )";
 
 /// The force histories of the outcome's contacts and walls as one CSV (run --contact-forces): rows
@@ -159,6 +167,8 @@ int run_run(const std::vector<std::string>& args) {
             c.chain, !c.gauges.empty(),
             samples_flag ? std::optional(static_cast<std::size_t>(*samples_flag)) : std::nullopt);
     if (!forces_csv_path.empty()) c.solver.force_samples = std::max(c.solver.force_samples, samples);
+    if (vm.count("plot") && c.chain.elements().empty())
+        return usage_error("run", "--plot: a chain of rigid bodies only (no rod) has no characteristics diagram");
     if (vm.count("plot") && c.solver.method == Method::characteristics && c.chain.compliant())
         return usage_error("run", "solver.method: " + compliant_refusal("the exact (characteristics) solver"));
     std::optional<FigureRequest> plot;

@@ -36,13 +36,13 @@ using toml_input::line_of;
 struct RodKey {
     std::string_view name;
     double Rod::*field;
-    bool required;
+    const CaseKeySpec* row;  // which kinds take and need it
 };
 const std::vector<RodKey>& rod_keys() {
     static const std::vector<RodKey> keys = [] {
         std::vector<RodKey> k;
         for (const CaseKeySpec& row : case_key_table())
-            if (row.rod_field) k.push_back({row.key, row.rod_field, row.required});
+            if (row.rod_field) k.push_back({row.key, row.rod_field, &row});
         return k;
     }();
     return keys;
@@ -213,9 +213,11 @@ private:
                 if (it == names.end()) fail(*kind, rod_key(i, "kind"), input::unknown("element kind", k, names));
                 rods[i].kind = static_cast<RodKind>(it - names.begin());
             }
-            const bool mass = rods[i].is_mass();
-            if (const toml::value* segment = find(t, "segment"); mass && segment)
-                fail(*segment, rod_key(i, "segment"), "a rigid mass (kind = \"mass\") has no segments");
+            const RodKind kind = rods[i].kind;
+            const std::string_view kind_name =
+                kind == RodKind::ball ? "a ball (kind = \"ball\")" : "a rigid mass (kind = \"mass\")";
+            if (const toml::value* segment = find(t, "segment"); kind != RodKind::rod && segment)
+                fail(*segment, rod_key(i, "segment"), fmt::format("{} has no segments", kind_name));
             rods[i].segments = case_file::read_segments(*this, t, i, [&](std::string_view name) {
                 for (std::size_t k = 0; k < rod_keys().size(); ++k)
                     if (rod_keys()[k].name == name) return defaults.value[k];
@@ -224,25 +226,26 @@ private:
             for (std::size_t k = 0; k < rod_keys().size(); ++k) {
                 const RodKey& key = rod_keys()[k];
                 double& field = rods[i].*key.field;
-                // A rod's material (required of rods), a mass's mass (required of masses).
-                const bool mass_key = key.name == "mass";
-                const bool material = key.required && !mass_key;
-                if (!rods[i].segments.empty() && material) continue;  // the segments' (Chain)
-                // [defaults] gives a rod's material to rods only and a mass to masses only; the
-                // contact keys, like gap, to every element but the first.
-                const bool applies = material || mass_key
-                                         ? mass_key == mass
-                                         : !(i == 0 && (key.name == "gap" || key.name.starts_with("contact_")));
+                // A rod of segments takes its material from them (Chain).
+                if (!rods[i].segments.empty() && find_case_key(CaseTable::segment, key.name)) continue;
+                // [defaults] fills only the kinds that take a key (a rod's material to rods and
+                // balls, a mass to masses, a radius to balls); the contact keys, like gap, every
+                // element but the first.
+                const bool applies = takes(*key.row, kind) &&
+                                     !(i == 0 && (key.name == "gap" || key.name.starts_with("contact_") ||
+                                                  key.name == "restitution"));
                 if (const toml::value* v = find(t, key.name))
-                    field = rod_quantity(*v, rod_key(i, key.name), i, key.name);
+                    field = rod_quantity(*v, rod_key(i, key.name), i, key.name);  // Chain refuses another kind's
                 else if (defaults.value[k] && applies)
                     field = *defaults.value[k];
-                else if (material && !mass)
+                else if (needs(*key.row, kind))
                     fail(tables[i], rod_key(i, key.name),
-                         input::missing("give it in this [[rod]] table or in [defaults]"));
-                else if (mass_key && mass)
-                    fail(tables[i], rod_key(i, key.name),
-                         input::missing("a rigid mass (kind = \"mass\") needs its mass [kg]"));
+                         input::missing(kind == RodKind::rod ? std::string("give it in this [[rod]] table or in [defaults]")
+                                        : kind == RodKind::mass
+                                            ? std::string("a rigid mass (kind = \"mass\") needs its mass [kg]")
+                                            : fmt::format("{} needs its {}: give it in this [[rod]] table or in "
+                                                          "[defaults]",
+                                                          kind_name, key.name)));
             }
         }
         return rods;

@@ -59,7 +59,8 @@ ChainEnd read_end(const toml_input::Reader& reader, const toml::table& top, Chai
     for (const auto& [key, field] : {std::pair{"stiffness", &ChainEnd::stiffness}, std::pair{"damping", &ChainEnd::damping},
                                      std::pair{"contact_stiffness", &ChainEnd::contact_stiffness},
                                      std::pair{"contact_exponent", &ChainEnd::contact_exponent},
-                                     std::pair{"contact_damping", &ChainEnd::contact_damping}})
+                                     std::pair{"contact_damping", &ChainEnd::contact_damping},
+                                     std::pair{"restitution", &ChainEnd::restitution}})
         if (const toml::value* x = find(t, key)) end.*field = reader.finite_number(*x, name + "." + key);
     const bool spring = end.kind == EndKind::spring || end.kind == EndKind::spring_dashpot;
     const bool dashpot = end.kind == EndKind::dashpot || end.kind == EndKind::spring_dashpot;

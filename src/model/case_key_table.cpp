@@ -33,11 +33,15 @@ using K = KeyType;
 
 constexpr std::span<const std::string_view> any_string{};
 
-/// A number of [[rod]] (and [defaults]) that sets `field`.
+constexpr unsigned rod_ = rod_kind_bit(RodKind::rod), mass_ = rod_kind_bit(RodKind::mass),
+                   ball_ = rod_kind_bit(RodKind::ball), every_kind = rod_ | mass_ | ball_;
+
+/// A number of [[rod]] (and [defaults]) that sets `field`, taken by the element kinds `kinds` and
+/// needed by `needed_by`.
 constexpr CaseKeySpec rod_number(std::string_view key, std::string_view units, bool required_,
                                  std::string (*default_text)(), std::string_view range, std::string_view help,
-                                 double Rod::*field) {
-    return {T::rod, key, K::number, units, required_, default_text, range, any_string, help, field, nullptr};
+                                 double Rod::*field, unsigned kinds = every_kind, unsigned needed_by = 0) {
+    return {T::rod, key, K::number, units, required_, default_text, range, any_string, help, field, nullptr, kinds, needed_by};
 }
 
 /// A key of [[rod.segment]], which falls back on the rod's key of the same name.
@@ -74,16 +78,18 @@ constexpr std::array table = {
                 unit_systems, "the unit system pictures label: SI, or dimensionless (any consistent system)"},
 
     // [[rod]]: the numbers in Rod's order, then the segments.
-    rod_number("length", "m", true, required, "finite, > 0", "L", &Rod::length),
-    rod_number("area", "m²", true, required, "finite, > 0", "cross-section A", &Rod::area),
-    rod_number("density", "kg/m³", true, required, "finite, > 0", "rho", &Rod::density),
-    rod_number("youngs_modulus", "Pa", true, required, "finite, > 0", "E", &Rod::youngs_modulus),
+    rod_number("length", "m", true, required, "finite, > 0", "L", &Rod::length, rod_, rod_),
+    rod_number("area", "m²", true, required, "finite, > 0", "cross-section A", &Rod::area, rod_, rod_),
+    rod_number("density", "kg/m³", true, required, "finite, > 0", "rho", &Rod::density, rod_ | ball_, rod_ | ball_),
+    rod_number("youngs_modulus", "Pa", true, required, "finite, > 0", "E", &Rod::youngs_modulus, rod_ | ball_,
+               rod_ | ball_),
     rod_number("velocity", "m/s", false, [] { return short_number(Rod{}.velocity); }, "finite",
                "initial uniform velocity, the rod unstrained", &Rod::velocity),
     rod_number("gap", "m", false, [] { return short_number(Rod{}.gap); }, "finite, ≥ 0",
                "distance from the previous rod's right end (none for the first rod)", &Rod::gap),
     rod_number("mass", "kg", true, [] { return std::string("required with kind = \"mass\""); }, "finite, > 0",
-               "kind = \"mass\": the rigid body's mass M (a rod's mass is density area length)", &Rod::rigid_mass),
+               "kind = \"mass\": the rigid body's mass M (a rod's mass is density area length)", &Rod::rigid_mass,
+               mass_, mass_),
     rod_number("contact_stiffness", "N/m^p", false,
                [] { return std::string("none: a rigid contact"); }, "finite, > 0",
                "k of a compliant contact with the previous element: force k δ^p + c δ' while compressed",
@@ -92,10 +98,25 @@ constexpr std::array table = {
                "> 0 and ≤ 10, with contact_stiffness", "p of that contact (1: a linear cushion, 1.5: Hertz)",
                &Rod::contact_exponent),
     rod_number("contact_damping", "N s/m", false, [] { return short_number(Rod{}.contact_damping); },
-               "finite, ≥ 0, with contact_stiffness", "c of that contact: a dashpot in parallel, never pulling",
+               "finite, ≥ 0, with contact_stiffness or a curved side", "c of that contact: a dashpot in parallel, never pulling",
                &Rod::contact_damping),
+    // Issue 24: balls, Hertz contacts and restitution (docs/physics.md §9.8).
+    rod_number("radius", "m", true, [] { return std::string("required with kind = \"ball\""); }, "finite, > 0",
+               "kind = \"ball\": the sphere's radius R (its mass is density 4 pi R³/3)", &Rod::radius, ball_, ball_),
+    rod_number("poisson_ratio", "", false,
+               [] { return fmt::format("{} (required with kind = \"ball\")", short_number(Rod{}.poisson_ratio)); },
+               "in (−1, 0.5)", "ν of a rod or a ball, for Hertz's E*", &Rod::poisson_ratio, rod_ | ball_, ball_),
+    rod_number("end_radius", "m", false, [] { return std::string("none: flat ends"); }, "finite, > 0",
+               "a rod: both ends are spherical caps of this radius (Hertz contacts)", &Rod::end_radius, rod_),
+    rod_number("left_end_radius", "m", false, [] { return std::string("end_radius"); }, "finite, > 0",
+               "a rod: its left end's cap radius, over end_radius", &Rod::left_end_radius, rod_),
+    rod_number("right_end_radius", "m", false, [] { return std::string("end_radius"); }, "finite, > 0",
+               "a rod: its right end's cap radius, over end_radius", &Rod::right_end_radius, rod_),
+    rod_number("restitution", "", false, [] { return short_number(Rod{}.restitution); }, "in (0, 1]",
+               "e of the compliant contact with the previous element: it returns e² of the energy it stored",
+               &Rod::restitution),
     CaseKeySpec{T::rod, "kind", K::string, "", false, [] { return quoted(rod_kind_names[0]); }, "", rod_kind_names,
-                "a thin elastic rod, or a rigid mass (mass, velocity, gap and the contact keys only)"},
+                "a thin elastic rod, a rigid mass (mass, velocity, gap and the contact keys only), or a rigid ball"},
     CaseKeySpec{T::rod, "segment", K::tables, "", false, none, "", any_string,
                 "the rod's pieces, left to right, welded together"},
 
@@ -124,6 +145,8 @@ constexpr std::array table = {
     CaseKeySpec{T::end, "contact_damping", K::number, "N s/m", false,
                 [] { return short_number(ChainEnd{}.contact_damping); }, "finite, ≥ 0, with contact_stiffness",
                 any_string, "a compliant wall's c (never pulling)"},
+    CaseKeySpec{T::end, "restitution", K::number, "", false, [] { return short_number(ChainEnd{}.restitution); },
+                "in (0, 1]", any_string, "a compliant wall's e: it returns e² of the energy it stored"},
 
     // [[load]]: the end, the quantity, then the history given one of three ways.
     CaseKeySpec{T::load, "end", K::string, "", true, required, "", sides, "the free end the load acts on"},

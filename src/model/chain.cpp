@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <tuple>
 #include <utility>
 
@@ -13,7 +14,10 @@ namespace rodcollide {
 double Rod::wave_speed() const { return is_mass() ? 0.0 : std::sqrt(youngs_modulus / density); }
 std::string_view to_string(RodKind kind) { return rod_kind_names[static_cast<std::size_t>(kind)]; }
 
+double Rod::ball_mass() const { return density * 4 * std::numbers::pi * radius * radius * radius / 3; }
+
 double Rod::mass() const {
+    if (kind == RodKind::ball) return ball_mass();
     if (kind == RodKind::mass) return rigid_mass;
     if (segments.empty()) return density * area * length;
     double m = 0;
@@ -29,6 +33,29 @@ double Rod::transit_time() const {
 }
 double Rod::impedance() const { return area * std::sqrt(youngs_modulus * density); }
 double Rod::axial_stiffness() const { return youngs_modulus * area; }
+
+double Rod::curvature_radius(ChainSide side) const {
+    if (kind == RodKind::ball) return radius;
+    if (kind == RodKind::mass) return 0;
+    const double own = side == ChainSide::left ? left_end_radius : right_end_radius;
+    return own != 0 ? own : end_radius;
+}
+
+HertzSide Rod::hertz_side(ChainSide side) const {
+    if (kind == RodKind::mass) return {};  // no elastic constants: flat and rigid (§9.8)
+    // A rod of segments: the material of the piece at that end.
+    const double e = kind == RodKind::rod && !segments.empty()
+                         ? (side == ChainSide::left ? segments.front() : segments.back()).youngs_modulus
+                         : youngs_modulus;
+    const double r = curvature_radius(side);
+    return {r != 0 ? 1 / r : 0.0, (1 - poisson_ratio * poisson_ratio) / e};
+}
+
+double hertz_stiffness(HertzSide a, HertzSide b) {
+    const double curvature = a.curvature + b.curvature, compliance = a.compliance + b.compliance;
+    if (curvature == 0 || compliance == 0) return 0;
+    return 4.0 / 3.0 / compliance * std::sqrt(1 / curvature);  // (4/3) E* sqrt(R*)
+}
 
 InvalidModel::InvalidModel(std::optional<std::size_t> rod, std::string quantity, std::string message)
     : InvalidInput(rod ? fmt::format("rod[{}]{}{}", *rod, quantity.empty() ? "" : ".", quantity)
@@ -63,10 +90,20 @@ input::Problem representable(double value, bool zero_ok) {
 }  // namespace
 
 void check_rod_quantity(std::optional<std::size_t> rod, std::string_view quantity, double value) {
-    const bool zero_ok = quantity == "velocity" || quantity == "gap" || quantity == "contact_damping";
+    const bool zero_ok =
+        quantity == "velocity" || quantity == "gap" || quantity == "contact_damping" || quantity == "poisson_ratio";
     input::Problem problem = quantity == "velocity"                                ? input::finite(value)
                              : quantity == "gap" || quantity == "contact_damping" ? input::non_negative(value)
                                                                                    : input::positive(value);
+    // Issue 24: nu in (-1, 0.5) (a stable isotropic solid's range, 1 - nu^2 > 0); e in (0, 1].
+    if (quantity == "poisson_ratio")
+        problem = std::isfinite(value) && value > -1 && value < 0.5
+                      ? input::Problem{}
+                      : input::Problem{fmt::format("must be in (-1, 0.5) (an isotropic solid's range), got {:g}", value)};
+    if (quantity == "restitution")
+        problem = std::isfinite(value) && value > 0 && value <= 1
+                      ? input::Problem{}
+                      : input::Problem{fmt::format("must be in (0, 1] (the energetic coefficient of restitution), got {:g}", value)};
     if (!problem && quantity == "contact_exponent" && value > largest_contact_exponent)
         problem = fmt::format("must be at most {:g} (δ^p of larger powers leaves double precision), got {:g}",
                               largest_contact_exponent, value);
@@ -158,6 +195,28 @@ void check_ends(const ChainEnds& ends) {
     }
 }
 
+/// A ball (issue 24): radius, density, youngs_modulus, poisson_ratio, velocity and gap; no length,
+/// area, mass (it is rho 4 pi R^3 / 3: Chain sets rigid_mass to it), segments or end radii.
+void check_ball(std::size_t i, const Rod& r) {
+    const std::pair<const char*, double> not_for_balls[] = {{"length", r.length},
+                                                            {"area", r.area},
+                                                            {"end_radius", r.end_radius},
+                                                            {"left_end_radius", r.left_end_radius},
+                                                            {"right_end_radius", r.right_end_radius}};
+    for (const auto& [name, value] : not_for_balls)
+        if (value != 0)
+            throw InvalidModel(i, name, "a ball (kind = \"ball\") has no length, area or end radius: give radius, "
+                                        "density, youngs_modulus, poisson_ratio, velocity and gap");
+    if (!r.segments.empty()) throw InvalidModel(i, "segment", "a ball (kind = \"ball\") has no segments");
+    const std::pair<const char*, double> required[] = {
+        {"radius", r.radius}, {"density", r.density}, {"youngs_modulus", r.youngs_modulus}, {"poisson_ratio", r.poisson_ratio}};
+    for (const auto& [name, value] : required) check_rod_quantity(i, name, value);
+    if (r.rigid_mass != 0 && r.rigid_mass != r.ball_mass())
+        throw InvalidModel(i, "mass", "a ball (kind = \"ball\") takes no mass: it is density 4 pi radius^3 / 3");
+    if (const input::Problem p = representable(r.ball_mass(), false))
+        throw InvalidModel(i, {}, fmt::format("mass density 4 pi radius^3 / 3 {}", *p));
+}
+
 /// What issue 23 added to a rod: its kind (a mass takes mass, velocity and gap only), the law of the
 /// contact on its left, and the rigid bodies a rigid contact may not join (two masses; a mass and a
 /// rigid wall; a mass held fixed or continued anechoically).
@@ -175,16 +234,31 @@ void check_compliance(std::size_t i, const std::vector<Rod>& rods, const ChainEn
     if (!r.is_mass()) {
         if (r.rigid_mass != 0)
             throw InvalidModel(i, "mass", "only kind = \"mass\" takes a mass; a rod's mass is density area length");
+        if (r.radius != 0)
+            throw InvalidModel(i, "radius", "only kind = \"ball\" takes a radius; a rod's ends take end_radius");
         return;
     }
-    const std::pair<const char*, double> rod_only[] = {
-        {"length", r.length}, {"area", r.area}, {"density", r.density}, {"youngs_modulus", r.youngs_modulus}};
-    for (const auto& [name, value] : rod_only)
-        if (value != 0)
-            throw InvalidModel(i, name, "a rigid mass (kind = \"mass\") has no length, area, density or "
-                                        "youngs_modulus: give only mass, velocity and gap");
-    if (!r.segments.empty()) throw InvalidModel(i, "segment", "a rigid mass (kind = \"mass\") has no segments");
-    check_rod_quantity(i, "mass", r.rigid_mass);
+    if (r.is_ball()) {
+        check_ball(i, r);
+    } else {
+        const std::pair<const char*, double> rod_only[] = {{"length", r.length},
+                                                           {"area", r.area},
+                                                           {"density", r.density},
+                                                           {"youngs_modulus", r.youngs_modulus},
+                                                           {"radius", r.radius},
+                                                           {"end_radius", r.end_radius},
+                                                           {"left_end_radius", r.left_end_radius},
+                                                           {"right_end_radius", r.right_end_radius}};
+        for (const auto& [name, value] : rod_only)
+            if (value != 0)
+                throw InvalidModel(i, name, "a rigid mass (kind = \"mass\") has no length, area, density, "
+                                            "youngs_modulus or radius: give only mass, velocity and gap");
+        if (r.poisson_ratio != Rod{}.poisson_ratio)
+            throw InvalidModel(i, "poisson_ratio", "a rigid mass (kind = \"mass\") has no elastic constants: give "
+                                                   "only mass, velocity and gap (or use kind = \"ball\")");
+        if (!r.segments.empty()) throw InvalidModel(i, "segment", "a rigid mass (kind = \"mass\") has no segments");
+        check_rod_quantity(i, "mass", r.rigid_mass);
+    }
     check_rod_quantity(i, "velocity", r.velocity);
     check_rod_quantity(i, "gap", r.gap);
     if (!first && rods[i - 1].is_mass() && r.contact_law().rigid())
@@ -209,6 +283,50 @@ void check_compliance(std::size_t i, const std::vector<Rod>& rods, const ChainEn
                                                       "forever, or continued by a rod it does not have); use a spring "
                                                       "end or a compliant wall",
                                                       to_string(e.kind)));
+    }
+}
+
+/// Issue 24 (docs/physics.md §9.8), the one place the contact laws are derived: a contact with a
+/// curved side (a ball, a rod end with an end radius) and no contact_stiffness given carries Hertz's
+/// law k δ^(3/2), k = hertz_stiffness of its two sides; so does a rigid wall met by a curved end (the
+/// wall flat and rigid). Stored in the element's (the wall's) contact keys, flagged hertz_contact, so
+/// that every reader of Rod::contact_law() and Junction::law sees it. Then restitution: only on a
+/// contact that is compliant. A ball's rigid_mass becomes its mass.
+void derive_hertz(std::vector<Rod>& rods, ChainEnds& ends) {
+    const auto derive = [](double& k, double& p, bool& flag, double stiffness) {
+        if (flag) k = 0, p = 1, flag = false;  // derived before (a Chain built from a Chain's rods): again
+        if (k != 0 || p != 1 || !(stiffness > 0) || !std::isfinite(stiffness)) return;  // given, or not curved
+        k = stiffness, p = hertz_exponent, flag = true;
+    };
+    for (std::size_t i = 1; i < rods.size(); ++i)
+        derive(rods[i].contact_stiffness, rods[i].contact_exponent, rods[i].hertz_contact,
+               hertz_stiffness(rods[i - 1].hertz_side(ChainSide::right), rods[i].hertz_side(ChainSide::left)));
+    for (ChainSide side : {ChainSide::left, ChainSide::right}) {
+        ChainEnd& e = side == ChainSide::left ? ends.left : ends.right;
+        const Rod& r = side == ChainSide::left ? rods.front() : rods.back();
+        if (e.kind == EndKind::wall) derive(e.contact_stiffness, e.contact_exponent, e.hertz_contact, hertz_stiffness(r.hertz_side(side), {}));
+        const std::string name(to_string(side));
+        if (e.restitution != 1) {
+            check_rod_quantity_named({}, name + ".restitution", "restitution", e.restitution);
+            if (e.kind != EndKind::wall || e.contact_law().rigid())
+                throw InvalidModel({}, name + ".restitution",
+                                   "restitution applies to a compliant contact: a wall with contact_stiffness, or one "
+                                   "a curved end (a ball, an end_radius) meets");
+        }
+    }
+    for (std::size_t i = 0; i < rods.size(); ++i) {
+        Rod& r = rods[i];
+        if (r.is_ball() && r.rigid_mass == 0) r.rigid_mass = r.ball_mass();
+        if (r.restitution == 1) continue;
+        check_rod_quantity(i, "restitution", r.restitution);
+        if (i == 0)
+            throw InvalidModel(0, "restitution", "the first element has no left neighbour, so no contact on its left "
+                                                 "(a wall takes restitution in [left])");
+        if (r.contact_law().rigid())
+            throw InvalidModel(i, "restitution",
+                               fmt::format("restitution applies to a compliant contact; the contact between rod[{}] "
+                                           "and rod[{}] is rigid (flat ends: give an end_radius or contact_stiffness)",
+                                           i - 1, i));
     }
 }
 
@@ -254,6 +372,7 @@ void check_derived(std::size_t i, const Rod& r) {
 Chain::Chain(std::vector<Rod> rods, ChainEnds ends) : rods_(std::move(rods)), ends_(std::move(ends)) {
     check_ends(ends_);
     check_rod_count(rods_.size(), ends_.any());
+    derive_hertz(rods_, ends_);
     for (std::size_t i = 0; i < rods_.size(); ++i) {
         check_compliance(i, rods_, ends_);
         if (rods_[i].is_mass()) continue;  // check_compliance checked it whole
@@ -265,6 +384,10 @@ Chain::Chain(std::vector<Rod> rods, ChainEnds ends) : rods_(std::move(rods)), en
         check_rod_quantity(i, "youngs_modulus", r.youngs_modulus);
         check_rod_quantity(i, "velocity", r.velocity);
         check_rod_quantity(i, "gap", r.gap);
+        check_rod_quantity(i, "poisson_ratio", r.poisson_ratio);
+        for (const auto& [name, value] : {std::pair{"end_radius", r.end_radius}, std::pair{"left_end_radius", r.left_end_radius},
+                                          std::pair{"right_end_radius", r.right_end_radius}})
+            if (value != 0) check_rod_quantity(i, name, value);  // 0: not given (a flat end)
         if (i == 0 && r.gap != 0)
             throw InvalidModel(0, "gap", "the first rod has no left neighbour, so no gap");
         // Derived quantities must be representable too (e.g. E/rho overflowing to inf).

@@ -95,14 +95,26 @@ double overlap_rate(const ContactLaw& law, double z, double overlap, double free
     return kphi + law.damping * rate > 0 ? rate : -free_rate;
 }
 
+double overlap_rate(const ContactLaw& law, double z, double overlap, double free_rate, const ContactMemory& memory) {
+    // As above, on the branch the memory selects; the contact is open at or below δ_r.
+    const double kphi = elastic_force(law, overlap, memory);
+    const double rate = -(free_rate + kphi / z) / (1 + law.damping / z);
+    if (law.bilateral) return rate;
+    if (overlap <= residual_overlap(law, memory)) return -free_rate;
+    return kphi + law.damping * rate > 0 ? rate : -free_rate;
+}
+
 std::string too_stiff_message(double rate, double dt) {
     return fmt::format("a compliant junction relaxes at {:.3g}/s, which needs {:.3g} substeps of the grid's step "
                        "{:.3g} s, over the limit of {} (contact_substep_fraction {:g} of its time): use more cells",
                        rate, rate * dt / contact_substep_fraction, dt, max_contact_substeps, contact_substep_fraction);
 }
 
-JunctionOdeStep integrate_junction(const ContactLaw& law, double z, double overlap, double free_rate, double dt) {
+JunctionOdeStep integrate_junction(const ContactLaw& law, double z, double overlap, double free_rate, double dt,
+                                   ContactMemory memory) {
     JunctionOdeStep r;
+    // Restitution e < 1 (§9.7): the unloading branch is 1/e^2 as steep as the loading one at δ_m.
+    const bool hysteretic = !law.bilateral && law.restitution < 1;
     // Substeps: resolve the relaxation time 1/rate (at the larger of the current overlap and the
     // one a free step would reach: a closing contact stiffens inside the step) and the time the
     // free motion takes to cross the current overlap (so a contact's onset is not jumped over).
@@ -115,6 +127,7 @@ JunctionOdeStep integrate_junction(const ContactLaw& law, double z, double overl
         rate = contact_relaxation_rate(law, std::max(scale, std::abs(overlap)), z);
         rate = std::max(rate, contact_relaxation_rate(law, reach, z));
     }
+    if (hysteretic) rate /= law.restitution * law.restitution;
     const double wanted = std::isfinite(rate) ? std::ceil(rate * dt / contact_substep_fraction) : max_contact_substeps;
     // Bounded work, and never RK4 beyond its accuracy: refuse. (p < 1 is singular at δ -> 0 by its
     // law: there the substeps are capped instead, the rate being taken at the working overlap.)
@@ -122,20 +135,25 @@ JunctionOdeStep integrate_junction(const ContactLaw& law, double z, double overl
         throw SolverLimitExceeded(too_stiff_message(rate, dt));
     const int n = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(max_contact_substeps)));
     const double h = dt / n;
-    const auto f = [&](double d) { return overlap_rate(law, z, d, free_rate); };
+    // The memory is held over a substep (the branch it selects is exact there: the substep that
+    // holds the maximum compression is pinned below) and updated at its end.
+    ContactMemory& mem = memory;
+    const auto f = [&](double d) { return overlap_rate(law, z, d, free_rate, mem); };
     const auto power = [&](double d) {  // c δ'^2 where the dashpot acts
         const double v = f(d);
-        return contact_force(law, d, v) != 0 ? law.damping * v * v : 0.0;
+        return contact_force(law, d, v, mem) != 0 ? law.damping * v * v : 0.0;
     };
     // Which branch of the law acts: the right-hand side has a kink where a contact closes or opens
     // (and where F crosses 0 with damping). RK4 across a kink is first order in its substep, so a
     // substep whose ends are on different branches is halved until the kink is pinned to 2^-40 of it:
     // the error then converges with the grid instead of sitting at the substep's size.
-    const auto acting = [&](double d) { return contact_force(law, d, f(d)) != 0; };
+    const auto acting = [&](double d) { return contact_force(law, d, f(d), mem) != 0; };
+    // With e < 1 the branch also switches where the overlap stops growing (loading to unloading).
+    const auto switched = [&](double d, double next) { return hysteretic && (f(d) > 0) != (f(next) > 0); };
     const auto advance = [&](auto& self, double& d, double step, int depth) -> void {
         const double k1 = f(d), k2 = f(d + 0.5 * step * k1), k3 = f(d + 0.5 * step * k2), k4 = f(d + step * k3);
         const double next = d + step / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
-        if (!law.bilateral && depth < 40 && acting(d) != acting(next)) {
+        if (!law.bilateral && depth < 40 && (acting(d) != acting(next) || switched(d, next))) {
             self(self, d, 0.5 * step, depth + 1);
             self(self, d, 0.5 * step, depth + 1);
             return;
@@ -145,17 +163,23 @@ JunctionOdeStep integrate_junction(const ContactLaw& law, double z, double overl
                                         power(d + step * k3));
         if (acting(d) || acting(next)) r.compressed = true;
         d = next;
+        if (hysteretic) {  // the loss grows with δ_m (it stays counted once the memory is cleared)
+            const ContactMemory after = remember(law, mem, d);
+            if (after.max_overlap > mem.max_overlap) r.dissipated += hysteresis_loss(law, after) - hysteresis_loss(law, mem);
+            mem = after;
+        }
     };
-    double d = overlap;
-    for (int i = 0; i < n; ++i) advance(advance, d, h, 0);
     // A contact's force is never negative; an attached law's acts both ways (its "compressed"
     // means acting).
     if (acting(overlap)) r.compressed = true;
+    double d = overlap;
+    for (int i = 0; i < n; ++i) advance(advance, d, h, 0);
     r.overlap = d;
     // N = z (δ' + s) pointwise, so its mean is exactly z (Δδ/dt + s): the impulse the two sides
     // receive matches the overlap they made (momentum is exact whatever the substeps).
     r.mean_force = z * ((d - overlap) / dt + free_rate);
-    r.last_force = -contact_force(law, d, f(d));
+    r.last_force = -contact_force(law, d, f(d), mem);
+    r.memory = mem;
     if (!r.compressed) r.mean_force = 0;
     return r;
 }

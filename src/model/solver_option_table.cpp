@@ -40,7 +40,7 @@ constexpr std::array table = {
                      [] { return short_number(largest_drop_tolerance); },
                      [](SolverOptions& o, const OptionValue& v) { o.drop_tolerance = number(v); }},
     SolverOptionSpec{"max_events", OptionType::count, "", "N", "characteristics: cap on event groups (default {default}); a run to end_time whose fronts must "
-                     "merge aims at half of it, at most 1e7",
+                     "merge aims at half of it, at most max_work",
                      [] { return short_count(SolverOptions{}.max_events); },
                      [] { return short_count(largest_max_events); },
                      [](SolverOptions& o, const OptionValue& v) { o.max_events = count(v); }},
@@ -84,6 +84,13 @@ constexpr std::array table = {
                      [] { return short_count(SolverOptions{}.max_memory); },
                      [] { return short_count(largest_max_memory); },
                      [](SolverOptions& o, const OptionValue& v) { o.max_memory = count(v); }},
+    SolverOptionSpec{"max_work", OptionType::count, "", "N",
+                     "characteristics: work budget [event groups] of a run to end_time whose fronts outgrow half of "
+                     "max_memory: it merges at the resolution this pays for, at most half of max_events; larger is "
+                     "finer and slower (default {default}, at most {largest})",
+                     [] { return short_count(SolverOptions{}.max_work); },
+                     [] { return short_count(largest_max_events); },
+                     [](SolverOptions& o, const OptionValue& v) { o.max_work = count(v); }},
 };
 
 }  // namespace

@@ -45,6 +45,7 @@ void validate(const SolverOptions& o) {
     if (o.accuracy)  // not set: the method's default (accuracy_target)
         input::require("accuracy", input::within(*o.accuracy, {smallest_accuracy, largest_accuracy}));
     input::require("max_memory", input::integer_within(o.max_memory, 1, largest_max_memory));
+    input::require("max_work", input::integer_within(o.max_work, 1, largest_max_events));
 }
 
 }  // namespace rodcollide

@@ -66,6 +66,7 @@ nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) 
                   {"merged_fronts", o.stats.merged_fronts}, {"peak_stored_fronts", o.stats.peak_stored_fronts},
                   {"free_flights", o.stats.free_flights}, {"sleeps", o.stats.sleeps},
                   {"estimate_events", o.stats.estimate_events}};
+    if (o.stats.abandoned_events) stats["abandoned_events"] = o.stats.abandoned_events;  // only where there was one
     if (o.method == Method::finite_difference) {
         stats["steps"] = o.stats.steps;
         stats["cells"] = o.stats.cells;
@@ -195,6 +196,9 @@ std::string outcome_table(const std::string& title, const Outcome& o) {
         fmt::format_to(out, "\nsolver: {} events, {} fronts", o.stats.events, o.stats.fronts);
     if (o.stats.dropped_fronts) fmt::format_to(out, ", {} jumps below the drop tolerance", o.stats.dropped_fronts);
     if (o.stats.merged_fronts) fmt::format_to(out, ", {} fronts merged below the time resolution", o.stats.merged_fronts);
+    if (o.stats.abandoned_events)
+        fmt::format_to(out, ", and {} events of an attempt without merging, abandoned for the work budget",
+                       o.stats.abandoned_events);
     if (o.method == Method::characteristics && o.velocity_error_kind == Outcome::ErrorKind::estimate)
         fmt::format_to(out, "\nerror estimate: final velocities within {:.3g} ({})", o.velocity_error_bound,
                        o.stats.estimate_events ? fmt::format("against a coarser run of {} events", o.stats.estimate_events)

@@ -5,6 +5,7 @@
 #include "sampling/wave_field_samples.hpp"
 #include "solvers/exact/characteristics.hpp"
 #include "solvers/fd/finite_difference.hpp"
+#include "solvers/shared/rigid_bodies.hpp"
 #include "solvers/solve_with_wave_field.hpp"
 
 #include <algorithm>
@@ -17,6 +18,11 @@ namespace {
 /// input), never answered wrongly; the solvers refuse it too (InvalidInput) for callers that reach
 /// them directly.
 void refuse_unsupported(const Chain& chain, const SolverOptions& options, Method method) {
+    // A chain of rigid bodies alone is an ODE system: solve() runs it (either method); it has no
+    // rods, so no wave field, diagram or gauge signals.
+    if (rigid_bodies_only(chain))
+        throw UnsupportedMethod("a chain of rigid bodies only (no rod) has no wave field, diagram or gauge signals: "
+                                "its outcome and contact forces come from run (solve()) alone");
     if (method == Method::characteristics && chain.compliant())
         throw UnsupportedMethod("solver.method: " + compliant_refusal("the exact (characteristics) solver"));
     if (method == Method::finite_difference)
@@ -27,6 +33,11 @@ void refuse_unsupported(const Chain& chain, const SolverOptions& options, Method
 
 Outcome solve(const Chain& chain, const SolverOptions& options) {
     validate(options);
+    if (rigid_bodies_only(chain)) {  // docs/physics.md §9.9
+        if (const std::string why = rigid_bodies_refusal(chain); !why.empty()) throw UnsupportedMethod(why);
+        return options.method == Method::characteristics ? solve_rigid_bodies_exact(chain, options)
+                                                          : solve_rigid_bodies_verlet(chain, options);
+    }
     refuse_unsupported(chain, options, options.method);
     switch (options.method) {
         case Method::characteristics: {

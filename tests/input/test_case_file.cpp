@@ -308,7 +308,7 @@ TEST_CASE("unknown keys: the first in file order, with a suggestion", "[case_fil
     CHECK(error_of(two_rods + "[solver]\nfoo = 1\n") ==
           "bad.toml:10: solver.foo: unknown key; expected one of: method, end_time, "
           "record_until, drop_tolerance, max_events, max_fronts, cells, time_resolution, rounding_check, accuracy, "
-          "max_memory");
+          "max_memory, max_work");
     CHECK(error_of("\"a b\" = 1\n" + two_rods) ==
           "bad.toml:1: \"a b\": unknown key; expected one of: title, defaults, rod, solver, left, right, "
           "load, gauge, ensemble, units");

@@ -101,6 +101,14 @@ const std::string compliant = "[[rod]]\nkind = \"rod\"\nlength = 1.0\narea = 1.0
                               "contact_damping = 0.0\n"
                               "[right]\nkind = \"spring-dashpot\"\nstiffness = 5.0\ndamping = 1.0\n";
 
+// Issue 24's keys: a rod with rounded ends and its Poisson ratio, a ball through a Hertz contact
+// with restitution, a Hertz wall with restitution (the ball's `radius` is required there).
+const std::string balls = "[[rod]]\nlength = 1.0\narea = 1.0\ndensity = 1.0\nyoungs_modulus = 1.0\npoisson_ratio = 0.25\n"
+                          "end_radius = 2.0\nleft_end_radius = 1.0\nright_end_radius = 3.0\n"
+                          "[[rod]]\nkind = \"ball\"\nradius = 0.5\ndensity = 1.0\nyoungs_modulus = 1.0\n"
+                          "poisson_ratio = 0.3\nrestitution = 0.8\n"
+                          "[left]\nkind = \"wall\"\nrestitution = 0.9\n";
+
 /// The table a line of a case belongs to, from the headers above it.
 CaseTable table_of_header(std::string_view header) {
     if (header == "[[rod]]" || header == "[defaults]") return CaseTable::rod;
@@ -252,7 +260,9 @@ TEST_CASE("key table: keys are unique per table and every row is complete", "[ca
     CHECK(find_case_key(CaseTable::rod, "no_such_key") == nullptr);
     CHECK(std::vector<std::string_view>(defaults_keys().begin(), defaults_keys().end()) ==
           std::vector<std::string_view>{"length", "area", "density", "youngs_modulus", "velocity", "gap", "mass",
-                                        "contact_stiffness", "contact_exponent", "contact_damping"});
+                                        "contact_stiffness", "contact_exponent", "contact_damping", "radius",
+                                        "poisson_ratio", "end_radius", "left_end_radius", "right_end_radius",
+                                        "restitution"});
 }
 
 TEST_CASE("key table: the choices are the model's names", "[case_keys]") {
@@ -264,7 +274,8 @@ TEST_CASE("key table: the choices are the model's names", "[case_keys]") {
                                                        to_string(EndKind::wall), to_string(EndKind::anechoic),
                                                        to_string(EndKind::spring), to_string(EndKind::dashpot),
                                                        to_string(EndKind::spring_dashpot)});
-    CHECK(names(CaseTable::rod, "kind") == std::vector{to_string(RodKind::rod), to_string(RodKind::mass)});
+    CHECK(names(CaseTable::rod, "kind") ==
+          std::vector{to_string(RodKind::rod), to_string(RodKind::mass), to_string(RodKind::ball)});
     CHECK(names(CaseTable::load, "end") == std::vector{to_string(ChainSide::left), to_string(ChainSide::right)});
     CHECK(names(CaseTable::load, "quantity") ==
           std::vector{to_string(LoadQuantity::force), to_string(LoadQuantity::velocity)});
@@ -300,7 +311,7 @@ TEST_CASE("key table: the reader fills an omitted key with the default the table
 
 TEST_CASE("key table: the reader accepts every key, and no other", "[case_keys]") {
     std::set<std::pair<CaseTable, std::string>> written;
-    for (const std::string* text : {&shaped, &pointwise, &from_file, &compliant}) {
+    for (const std::string* text : {&shaped, &pointwise, &from_file, &compliant, &balls}) {
         CHECK_NOTHROW(parsed(*text));
         written.merge(keys_written(*text));
     }
@@ -338,7 +349,10 @@ TEST_CASE("key table: the reader requires every required key", "[case_keys]") {
         if (!row.required || row.table == CaseTable::top_level) continue;  // `rod`: test_case_file.cpp
         INFO(name_of(row));
         // Required where they apply: issue 23's in the case that has their kinds.
-        const std::string& text = keys_written(shaped).count({row.table, std::string(row.key)}) ? shaped : compliant;
+        const std::pair<CaseTable, std::string> key{row.table, std::string(row.key)};
+        const std::string& text = keys_written(shaped).count(key)      ? shaped
+                                  : keys_written(compliant).count(key) ? compliant
+                                                                       : balls;
         try {
             parsed(without(text, row.table, row.key));
             FAIL("accepted without it");

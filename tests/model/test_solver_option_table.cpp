@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -134,4 +136,23 @@ TEST_CASE("option table: the fuzz mutator writes every [solver] key", "[solver_o
     std::set<std::string_view> table;
     for (const SolverOptionSpec& o : solver_option_table()) table.insert(o.key);
     CHECK(mutated == table);
+}
+
+TEST_CASE("option table: docs/case_file.md has a [solver] row and docs/cli.md a flag for every option",
+          "[solver_options][docs]") {
+    const auto read = [](const char* name) {
+        std::ifstream in(std::string(RODCOLLIDE_SOURCE_DIR) + "/docs/" + name);
+        REQUIRE(in);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string case_file = read("case_file.md"), cli = read("cli.md");
+    const std::size_t solver = case_file.find("### `[solver]`");
+    REQUIRE(solver != std::string::npos);
+    const std::string solver_table = case_file.substr(solver, case_file.find("\n### ", solver + 1) - solver);
+    for (const SolverOptionSpec& o : solver_option_table()) {
+        INFO(o.key);
+        CHECK(solver_table.find(fmt::format("| `{}` |", o.key)) != std::string::npos);
+        if (!o.value_name.empty())  // a flag (record_until is in case files only)
+            CHECK(cli.find(fmt::format("| `--{} ", option_flag(o))) != std::string::npos);
+    }
 }

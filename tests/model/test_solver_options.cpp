@@ -117,6 +117,15 @@ TEST_CASE("validate(SolverOptions): accuracy from the stated rounding 1e-10 to 0
           "max_memory: must be in [1, 1000000], got 1000001");
 }
 
+TEST_CASE("validate(SolverOptions): max_work from 1 event group to the largest max_events", "[solver_options]") {
+    CHECK(SolverOptions{}.max_work == default_max_work);
+    CHECK(refusal([](SolverOptions& o) { o.max_work = 1; }) == "(accepted)");
+    CHECK(refusal([](SolverOptions& o) { o.max_work = largest_max_events; }) == "(accepted)");
+    CHECK(refusal([](SolverOptions& o) { o.max_work = 0; }) == "max_work: must be > 0, got 0");
+    CHECK(refusal([](SolverOptions& o) { o.max_work = largest_max_events + 1; }) ==
+          "max_work: must be in [1, 10000000000], got 10000000001");
+}
+
 TEST_CASE("method_named: the method, or the valid names", "[solver_options]") {
     CHECK(method_named("finite-difference") == Method::finite_difference);
     try {

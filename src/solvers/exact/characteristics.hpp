@@ -34,8 +34,10 @@ struct CharacteristicsSolution {
 /// solve without time_resolution words its own message, naming max_memory.
 class FrontLimitExceeded : public SolverLimitExceeded {
 public:
-    FrontLimitExceeded(const std::string& what, double time) : SolverLimitExceeded(what), time(time) {}
-    double time = 0;  ///< [s] when the cap was reached
+    FrontLimitExceeded(const std::string& what, double time, std::size_t events)
+        : SolverLimitExceeded(what), time(time), events(events) {}
+    double time = 0;         ///< [s] when the cap was reached
+    std::size_t events = 0;  ///< event groups processed until then (SolverStats::abandoned_events)
 };
 
 /// Relative accuracy of the exact solver's velocities when no front is dropped [-]: rounding, the

@@ -40,6 +40,10 @@ std::size_t front_budget(const SolverOptions& options) {
     return std::min(options.max_fronts, static_cast<std::size_t>(fronts));
 }
 
+double horizon_event_budget(const SolverOptions& options) {
+    return std::min(static_cast<double>(options.max_work), 0.5 * static_cast<double>(options.max_events));
+}
+
 double fronts_at(const Chain& chain, double delta) {
     return 8 * transit_sum(chain) / delta + margin_per_element * static_cast<double>(chain.elements().size());
 }
@@ -98,6 +102,7 @@ FrontBudgetPlan plan_front_budget(const Chain& chain, std::size_t budget, std::o
     const double for_work = merged_budget > b ? std::min(a / (merged_budget - b), largest_time_resolution)
                                               : largest_time_resolution;
     plan.event_budget = event_budget;
+    plan.coarsest_work = 2 * (a / largest_time_resolution + b);
     const double exact_for_work = 0.5 * event_budget * chain.shortest_transit_time() / *horizon;
     if (exact_for_work < static_cast<double>(plan.exact_fronts))
         plan.work_exact_fronts = std::max<std::size_t>(1, static_cast<std::size_t>(exact_for_work));

@@ -25,12 +25,13 @@ std::size_t front_budget(const SolverOptions& options);
 double fronts_at(const Chain& chain, double delta);
 
 /// The work budget of a run to a horizon (end_time) that must merge: the event groups its merged
-/// fronts may cost by events_at() (about 2-3 s of one core at 200-300 ns per group; its estimate's
-/// run at twice the resolution costs about half again). Stored fronts beyond what this pays for
-/// buy no accuracy a user could use (docs/scaling.md, "Runs to a horizon"), so a horizon run merges
-/// at the coarser of the resolution the memory budget allows and the one this budget allows (at
-/// most half of max_events: solve_to_accuracy()).
-inline constexpr double horizon_event_budget = 1e7;
+/// fronts may cost by events_at(), SolverOptions::max_work (default_max_work, 10^7: about 2-3 s of
+/// one core at 200-300 ns per group; its estimate's run at twice the resolution costs about half
+/// again). Stored fronts beyond what this pays for buy no accuracy a user could use
+/// (docs/scaling.md, "Runs to a horizon"), so a horizon run merges at the coarser of the
+/// resolution the memory budget allows and the one this budget allows (at most half of
+/// max_events: solve_to_accuracy()).
+double horizon_event_budget(const SolverOptions& options);
 
 /// Event groups the merged fronts may cost on the way to `horizon` [s] at time resolution delta
 /// (relative to T_min): every element a wave can reach by the horizon (wave_reach()) holds at
@@ -55,6 +56,9 @@ struct FrontBudgetPlan {
     /// Whether the work budget of a horizon run set `finest` (coarser than the memory budget's).
     bool work_set = false;
     double event_budget = 0;       ///< the work budget applied (0: no horizon, none)
+    /// With a horizon: the work budget whose merged half pays for the coarsest resolution,
+    /// 2 events_at(largest_time_resolution); a smaller event_budget cannot hold the run to it.
+    double coarsest_work = 0;
     /// Whether exact_fronts + fronts_at(finest) <= budget. If not, even the coarsest resolution's
     /// merged fronts exceed the whole budget by the bound: the plan is half exact and the coarsest
     /// resolution, and the run may still outgrow the budget (the bound is a worst case: a run to a
@@ -72,6 +76,6 @@ struct FrontBudgetPlan {
 /// the resolution that half allows (work_set says when that decided). exact_fronts stays as
 /// above: a run whose fronts fit it is exact as before (solve_to_accuracy() tries that first).
 FrontBudgetPlan plan_front_budget(const Chain& chain, std::size_t budget, std::optional<double> horizon = {},
-                                  double event_budget = horizon_event_budget);
+                                  double event_budget = default_max_work);
 
 }  // namespace rodcollide

@@ -399,7 +399,7 @@ private:
                 "characteristics solver: reached max_fronts = {} stored fronts ({} MB) at t = {:g}; "
                 "raise [solver] max_fronts (--max-fronts) or [solver] time_resolution (--time-resolution, now {:g}), "
                 "or set [solver] end_time", options_.max_fronts, options_.max_fronts * 16 / 1000000, time_origin_.origin() + arrival,
-                options_.time_resolution.value_or(0)), time_origin_.origin() + arrival);
+                options_.time_resolution.value_or(0)), time_origin_.origin() + arrival, groups_);
         peak_stored_fronts_ = std::max(peak_stored_fronts_, stored_fronts_);
         history.push(arrival, value);
     }

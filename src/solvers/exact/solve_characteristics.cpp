@@ -244,6 +244,58 @@ void state_accuracy(Outcome& o, const SolverOptions& options, const SecondRun& s
     }
 }
 
+/// What a run to a horizon limited by its work budget reached (solve_to_accuracy()).
+struct WorkLimited {
+    double reached = 0;       ///< the estimate reached [V]
+    double delta = 0;         ///< the resolution of the run reported
+    double needed = 0;        ///< the resolution the target needs, E ~ delta^(1/2)
+    double horizon = 0;       ///< [s]
+    std::size_t events = 0;   ///< event groups spent by all runs of the solve
+    bool restarted = false;   ///< solved again merging beyond plan.work_exact_fronts
+};
+
+/// The statement of AccuracyStatus::work_budget: what the work budget set, what was spent, and what
+/// a user can change. The work the target needs by the bound events_at() is quoted only where a
+/// max_work could buy it: on chains chaotic at the order of V the square-root law asks for 1e15
+/// and more event groups, a number no one can act on; they get the work that halves the error.
+std::string work_statement(const Chain& chain, const SolverOptions& options, const FrontBudgetPlan& plan,
+                           const WorkLimited& w) {
+    const double target = accuracy_target(options);
+    const std::string run = fmt::format("the work budget of a run to end_time = {:g} s (max_work = {:.2g} event "
+                                        "groups{})",
+                                        w.horizon, plan.event_budget,
+                                        plan.event_budget < static_cast<double>(options.max_work) ? ", half of max_events" : "");
+    std::string what;
+    if (plan.work_set && plan.event_budget < plan.coarsest_work)
+        what = fmt::format("{:.2g} V reached at time_resolution = {:.3g}, the coarsest: {} is below the {:.2g} that "
+                           "even the coarsest resolution costs by the bound", w.reached, w.delta, run, plan.coarsest_work);
+    else if (plan.work_set)
+        what = fmt::format("{:.2g} V reached at time_resolution = {:.3g}, set by {}", w.reached, w.delta, run);
+    else  // the memory budget's resolution was the coarser; the work budget set the fronts stored exactly
+        what = fmt::format("{:.2g} V reached merging beyond {} stored fronts, what {} stores, at time_resolution = "
+                           "{:.3g}, the finest whose fronts fit the memory budget",
+                           w.reached, plan.work_exact_fronts, run, w.delta);
+    // The work the merged half needs at the resolution the target needs, by the bound (both halves).
+    const double needed_work = 2 * events_at(chain, w.needed, w.horizon);
+    const std::string raise =
+        !plan.work_set ? fmt::format("raise max_work (--max-work) to store more fronts before merging (up to {} at "
+                                     "max_work = {:.2g} and max_events at least twice that, where this run is tracked "
+                                     "without merging as far as the memory budget allows), or max_memory "
+                                     "(--max-memory) to merge at a finer resolution",
+                                     plan.exact_fronts,
+                                     plan.event_budget * static_cast<double>(plan.exact_fronts) /
+                                         static_cast<double>(plan.work_exact_fronts))
+        : needed_work <= 0.5 * static_cast<double>(largest_max_events)
+                                  ? fmt::format("{:.2g} V would need about max_work = {:.2g} (and max_events at least "
+                                                "twice that) by the same bound", target, needed_work)
+                                  : fmt::format("{:.2g} V is beyond any work budget by the same bound (the error taken "
+                                                "to fall as the square root of the resolution): each fourfold "
+                                                "max_work (--max-work) halves the error at most",
+                                                target);
+    return fmt::format("work budget: {}; {} event groups spent{}; {}", what, w.events,
+                       w.restarted ? " (with the attempt without merging)" : "", raise);
+}
+
 /// The solve of solve_characteristics() without time_resolution set (docs/physics.md §5.1,
 /// "Accuracy by default"): exact while the fronts fit the plan's share of the memory budget (half,
 /// unless the merged fronts need more, front_budget.hpp); beyond, merged at
@@ -259,10 +311,9 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
     // run that keeps its history, whose fronts are never merged.
     std::optional<double> horizon = options.keep_history ? std::nullopt : options.end_time;
     if (horizon && options.record_until) horizon = std::max(*horizon, *options.record_until);
-    // The work budget is at most half of max_events, which caps all runs of the solve together
-    // (the estimate's run costs about half the first's).
-    const FrontBudgetPlan plan =
-        plan_front_budget(chain, budget, horizon, std::min(horizon_event_budget, 0.5 * static_cast<double>(options.max_events)));
+    // The work budget, max_work, is at most half of max_events, which caps all runs of the solve
+    // together (the estimate's run costs about half the first's).
+    const FrontBudgetPlan plan = plan_front_budget(chain, budget, horizon, horizon_event_budget(options));
     const double finest = plan.finest;
     SolverOptions o = options;
     // Fronts kept for a diagram or gauges (keep_history) are never merged and cost a StepFunction
@@ -300,6 +351,7 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
     // so that its stored fronts, hence its event groups, stay within the work budget to the horizon.
     const bool work_limited = plan.work_exact_fronts > 0;
     bool restarted = false;  // solved again for the work budget: it merged from early on
+    std::size_t abandoned_events = 0;  // the event groups of the attempt that did not fit
     CharacteristicsSolution s = [&] {
         try {
             if (work_limited) {
@@ -308,7 +360,8 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
                 std::optional<CharacteristicsSolution> fits;
                 try {
                     fits = track_fronts(chain, unmerged);
-                } catch (const FrontLimitExceeded&) {
+                } catch (const FrontLimitExceeded& e) {
+                    abandoned_events = e.events;
                 }
                 if (fits) return estimate_error(chain, o, second, std::move(*fits));
                 o.exact_fronts = plan.work_exact_fronts;
@@ -320,6 +373,7 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
         }
     }();
     Outcome& first = s.outcome;
+    first.stats.abandoned_events = abandoned_events;
     AccuracyReport& report = first.accuracy_report;
     report.memory_budget = budget * resident_bytes_per_front;
     if (first.stats.merged_fronts == 0) {  // the fronts fit: as exact as the chain allows
@@ -331,13 +385,15 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
     // finest run (error_estimate.hpp), the first pair being the first level and its coarser run.
     std::vector<Outcome> levels;  // the runs before the current one, finest first
     std::vector<double> deltas;
-    std::size_t events = first.stats.events + first.stats.estimate_events;
+    std::size_t events = first.stats.events + first.stats.estimate_events + abandoned_events;
     double delta = *o.time_resolution;
     std::string stopped;  // why refining stopped short of the target, "" if it did not
     int refinements = 0;
     while (s.outcome.velocity_error_bound > target && std::isfinite(s.outcome.velocity_error_bound)) {
         if (delta <= finest * (1 + 1e-12)) {
-            stopped = plan.work_set ? "work" : "memory";
+            // A run solved again for the work budget merged beyond the fronts that budget stores:
+            // the work budget limited it, whichever budget set the resolution.
+            stopped = plan.work_set || restarted ? "work" : "memory";
             break;
         }
         if (refinements == most_refinements || events >= options.max_events) {
@@ -386,6 +442,7 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
     Outcome& o_final = s.outcome;
     // Warnings of the first level (its estimate's run) stay with the outcome.
     if (!levels.empty()) o_final.warnings.insert(o_final.warnings.begin(), levels.back().warnings.begin(), levels.back().warnings.end());
+    o_final.stats.abandoned_events = abandoned_events;  // the refined run's outcome replaced the first's
     AccuracyReport& r = o_final.accuracy_report;
     r.memory_budget = budget * resident_bytes_per_front;
     r.time_resolution = delta;
@@ -416,13 +473,9 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
                                       reached, delta, options.max_events, need);
         } else if (stopped == "work") {
             r.status = AccuracyStatus::work_budget;
-            // The fronts this run created say nothing of an unmerged run's here: it merged from early on.
-            r.statement = fmt::format("work budget: {:.2g} V reached at time_resolution = {:.3g}, set by the work "
-                                      "budget of a run to end_time = {:g} s ({:.2g} event groups); {:.2g} V would need "
-                                      "time_resolution = {:.2g} (the error taken to fall as its square root), about "
-                                      "{:.2g} event groups by the same bound",
-                                      reached, delta, *horizon, plan.event_budget, accuracy_target(options), needed,
-                                      events_at(chain, needed, *horizon));
+            r.statement = work_statement(chain, options, plan, {.reached = reached, .delta = delta, .needed = needed,
+                                                                .horizon = *horizon, .events = events,
+                                                                .restarted = restarted});
         } else {
             r.status = AccuracyStatus::front_proliferation;
             r.statement = fmt::format("front proliferation: {:.2g} V reached at time_resolution = {:.3g}, the finest "

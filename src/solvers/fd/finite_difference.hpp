@@ -182,7 +182,8 @@ private:
         double gap_after = 0;
         bool load_inside = false;  // a load changes inside the step
         double overlap_after = 0;  // compliant junction: its δ at t^(n+1)
-        double dissipated = 0;     // compliant junction: dashpot work over the step [J]
+        double dissipated = 0;     // compliant junction: dashpot work and hysteresis loss over the step [J]
+        ContactMemory memory_after;  // compliant junction: its memory at t^(n+1) (restitution, §9.7)
         std::optional<LumpedNode::Step> lumped;  // masses at the junction: their step
     };
     Prepared contact_response(JunctionKind kind, const ContactRecord& contact, const JunctionArrivals& in) const;
@@ -204,6 +205,7 @@ private:
     // Issue 23: per junction, whether its law is compliant and its overlap δ [m] (contact_law.hpp).
     std::vector<char> compliant_;
     std::vector<double> overlap_;
+    std::vector<ContactMemory> memory_;  // issue 24: per compliant junction, δ_m of restitution (§9.7)
     std::size_t compliant_count_ = 0;
     std::vector<LumpedNode> lumped_;          // the junctions with rigid masses (issue 23)
     std::vector<std::ptrdiff_t> lumped_at_;   // per junction: its node in lumped_, or -1

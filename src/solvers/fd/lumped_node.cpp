@@ -54,6 +54,11 @@ double elastic(const ContactLaw& law, double d) {
     return law.stiffness * (law.exponent == 1 ? d : std::pow(d, law.exponent));
 }
 
+/// A compliant contact with restitution e < 1 (§9.7): its force follows its memory's branch.
+bool hysteretic(const LumpedLink& l) {
+    return l.kind == LumpedLink::Kind::compliant && !l.law.bilateral && l.law.restitution < 1;
+}
+
 }  // namespace
 
 LumpedNode::Step LumpedNode::integrate(double z_left, double alpha, double z_right, double beta, double dt) const {
@@ -63,6 +68,9 @@ LumpedNode::Step LumpedNode::integrate(double z_left, double alpha, double z_rig
     vscale = std::max(vscale, 1e-300);
     const double closed_tolerance = 1e-13 * vscale * dt;  // a rigid link counts as touching within it
 
+    // The links' memories, held over a substep and updated at its end (as integrate_junction does).
+    std::vector<ContactMemory> mem(links);
+    for (std::size_t i = 0; i < links; ++i) mem[i] = links_[i].memory;
     // Force F (compressive magnitude) and overlap rate of link i for velocities u and overlaps d.
     const auto link_state = [&](std::size_t i, const double* u, double d, double& f, double& rate) {
         const LumpedLink& l = links_[i];
@@ -90,11 +98,12 @@ LumpedNode::Step LumpedNode::integrate(double z_left, double alpha, double z_rig
             }
             return;
         }
-        const double kphi = elastic(l.law, d), c = l.law.damping;
+        const bool lossy = hysteretic(l);
+        const double kphi = lossy ? elastic_force(l.law, d, mem[i]) : elastic(l.law, d), c = l.law.damping;
         // With a rod side the force slows that side's end: rate = s - F/z.
         const double compliant_rate = z > 0 ? (free_rate - kphi / z) / (1 + c / z) : free_rate;
         const double force = kphi + c * compliant_rate;
-        if (l.law.bilateral || (d > 0 && force > 0)) {
+        if (l.law.bilateral || (d > (lossy ? residual_overlap(l.law, mem[i]) : 0.0) && force > 0)) {
             f = force;
             rate = compliant_rate;
         } else {
@@ -124,7 +133,9 @@ LumpedNode::Step LumpedNode::integrate(double z_left, double alpha, double z_rig
                 const double reach = std::pow((p + 1) * mass_[k] * vscale * vscale / (2 * std::max(l.law.stiffness, 1e-300)),
                                               1 / (p + 1));
                 const double d = std::max(std::abs(l.overlap), reach);
-                stiffness += l.law.stiffness * p * std::pow(d, p - 1);
+                // The unloading branch of restitution e is 1/e^2 as steep at δ_m (§9.7).
+                stiffness += l.law.stiffness * p * std::pow(d, p - 1) /
+                             (hysteretic(l) ? l.law.restitution * l.law.restitution : 1.0);
                 rate = std::max(rate, l.law.damping / mass_[k]);
             }
         }
@@ -141,10 +152,13 @@ LumpedNode::Step LumpedNode::integrate(double z_left, double alpha, double z_rig
     std::vector<double> u = velocity_, d(links);
     for (std::size_t i = 0; i < links; ++i) d[i] = links_[i].overlap;
     std::vector<double> impulse(links, 0.0), travel(m, 0.0);
+    // Which branch each link is on: acting or not, and for e < 1 closing or opening (the kink of
+    // maximum compression, where the memory's branch switches).
     const auto regime = [&](const std::vector<double>& uu, const std::vector<double>& dd) {
-        std::vector<bool> a(links);
+        std::vector<char> a(links);
         const Derivative r = derive(uu, dd);
-        for (std::size_t i = 0; i < links; ++i) a[i] = r.f[i] != 0;
+        for (std::size_t i = 0; i < links; ++i)
+            a[i] = static_cast<char>((r.f[i] != 0) + (hysteretic(links_[i]) && r.dd[i] > 0 ? 2 : 0));
         return a;
     };
     const auto advance = [&](auto& self, double h, int depth) -> void {
@@ -180,25 +194,34 @@ LumpedNode::Step LumpedNode::integrate(double z_left, double alpha, double z_rig
                                                                   2 * (u[k] + 0.5 * h * k2.du[k]) + u[k] + h * k3.du[k]);
         u = std::move(u1);
         d = std::move(d1);
+        for (std::size_t i = 0; i < links; ++i) {
+            if (!hysteretic(links_[i])) continue;
+            const ContactMemory after = remember(links_[i].law, mem[i], d[i]);
+            if (after.max_overlap > mem[i].max_overlap)
+                s.dissipated += hysteresis_loss(links_[i].law, after) - hysteresis_loss(links_[i].law, mem[i]);
+            mem[i] = after;
+        }
     };
     const double h = dt / n;
     for (int i = 0; i < n; ++i) advance(advance, h, 0);
     for (std::size_t i = 0; i < links; ++i) s.mean_force[i] = -impulse[i] / dt;
     for (std::size_t k = 0; k < m; ++k) s.mean_velocity[k] = travel[k] / dt;
     s.overlap = std::move(d);
+    s.memory = std::move(mem);
     s.velocity = std::move(u);
     return s;
 }
 
 void LumpedNode::accept(const Step& s) {
     velocity_ = s.velocity;
-    for (std::size_t i = 0; i < links_.size(); ++i) links_[i].overlap = s.overlap[i];
+    for (std::size_t i = 0; i < links_.size(); ++i) links_[i].overlap = s.overlap[i], links_[i].memory = s.memory[i];
 }
 
 double LumpedNode::stored_energy() const {
     double e = 0;
     for (const LumpedLink& l : links_)
-        if (l.kind == LumpedLink::Kind::compliant || l.kind == LumpedLink::Kind::attached) e += contact_energy(l.law, l.overlap);
+        if (l.kind == LumpedLink::Kind::compliant || l.kind == LumpedLink::Kind::attached)
+            e += contact_energy(l.law, l.overlap, l.memory);
     return e;
 }
 

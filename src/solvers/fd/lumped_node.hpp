@@ -23,6 +23,7 @@ struct LumpedLink {
     Kind kind = Kind::free;
     ContactLaw law;
     double overlap = 0;  ///< δ [m]: the overlap (a gap is δ < 0), or an attached end's displacement into it
+    ContactMemory memory;  ///< a compliant contact's δ_m (restitution e < 1, docs/physics.md §9.7)
 };
 
 /// The masses of one lumped junction and their links (links.size() == masses.size() + 1).
@@ -39,7 +40,8 @@ public:
         std::vector<double> overlap;     ///< per link: δ at the end of the step
         std::vector<double> velocity;    ///< per mass: u at the end of the step
         std::vector<double> mean_velocity;  ///< per mass: mean u over the step
-        double dissipated = 0;           ///< dashpot work over the step [J]
+        std::vector<ContactMemory> memory;  ///< per link: its memory at the end of the step
+        double dissipated = 0;           ///< dashpot work and hysteresis loss over the step [J]
     };
     Step integrate(double z_left, double alpha, double z_right, double beta, double dt) const;
     /// Takes the step's end state.

@@ -247,8 +247,8 @@ double energy_defect_error(const Outcome& o, double scale) {
 
 std::string finite_difference_refusal(const Chain& chain, const SolverOptions& options) {
     if (chain.elements().empty())
-        return "finite differences need at least one rod: a chain of rigid masses only has no grid (issue 23: not "
-               "carried yet)";
+        return "finite differences need at least one rod for a grid: a chain of rigid bodies only is run by "
+               "velocity Verlet through solve() (docs/physics.md §9.9), which has no wave field or gauges";
     for (ChainSide side : {ChainSide::left, ChainSide::right})
         if (chain.ends()[side].attached() && !options.end_time)
             return fmt::format("the {} end is a \"{}\", attached for ever: the chain never settles (docs/physics.md "
@@ -260,7 +260,7 @@ std::string finite_difference_refusal(const Chain& chain, const SolverOptions& o
 FiniteDifferenceSolution solve_finite_difference(const Chain& chain, const SolverOptions& options,
                                                  std::optional<FieldResolution> field,
                                                  const std::vector<std::size_t>& field_rods) {
-    // Issue 23: masses are not carried yet; an attached end never lets a chain settle.
+    // A chain of rigid bodies only runs by velocity Verlet (solve(), rigid_body_verlet.cpp), not here.
     // Issue 23 (solve.cpp refuses these first, as UnsupportedMethod): no grid without a rod; an
     // attached end never lets a chain settle.
     if (chain.elements().empty())

@@ -153,6 +153,7 @@ StaggeredGrid::StaggeredGrid(const Chain& chain, GridLayout layout)
     const std::vector<Junction>& junctions = chain_.junctions();
     compliant_.assign(junctions.size(), 0);
     overlap_.assign(junctions.size(), 0.0);
+    memory_.assign(junctions.size(), ContactMemory{});
     lumped_at_.assign(junctions.size(), -1);
     for (std::size_t j = 0; j < junctions.size(); ++j) {
         const Junction& q = junctions[j];
@@ -185,7 +186,7 @@ StaggeredGrid::Prepared StaggeredGrid::compliant_response(std::size_t j, const J
         s = in.beta_in;
         z = in.z_right;
     }
-    const JunctionOdeStep step = integrate_junction(q.law, z, overlap_[j], s, layout_.time_step);
+    const JunctionOdeStep step = integrate_junction(q.law, z, overlap_[j], s, layout_.time_step, memory_[j]);
     Prepared p;
     const double force = step.mean_force;
     // Each side's end: v_L = alpha_in + N/Z_L sends beta = alpha_in + 2N/Z_L; v_R = beta_in - N/Z_R
@@ -201,6 +202,7 @@ StaggeredGrid::Prepared StaggeredGrid::compliant_response(std::size_t j, const J
     }
     p.overlap_after = step.overlap;
     p.dissipated = step.dissipated;
+    p.memory_after = step.memory;
     p.in_contact = force != 0;
     p.gap_after = std::max(0.0, -step.overlap);
     return p;
@@ -217,7 +219,7 @@ double StaggeredGrid::contact_energy() const {
     double e = 0;
     for (const LumpedNode& node : lumped_) e += node.stored_energy();
     for (std::size_t j = 0; j < overlap_.size(); ++j)
-        if (compliant_[j]) e += rodcollide::contact_energy(chain_.junctions()[j].law, overlap_[j]);
+        if (compliant_[j]) e += rodcollide::contact_energy(chain_.junctions()[j].law, overlap_[j], memory_[j]);
     return e;
 }
 
@@ -400,6 +402,7 @@ void StaggeredGrid::finish_step() {
         if (compliant_[j]) {
             if (q.kind == JunctionKind::attached_end) record_attached(j, force, t);
             overlap_[j] = p.overlap_after;
+            memory_[j] = p.memory_after;
             const double sum = dissipated_ + p.dissipated;  // Neumaier: millions of steps
             dissipated_carry_ += std::abs(dissipated_) >= p.dissipated ? (dissipated_ - sum) + p.dissipated
                                                                         : (p.dissipated - sum) + dissipated_;
