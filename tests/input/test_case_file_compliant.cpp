@@ -9,9 +9,11 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 using namespace rodcollide;
-using rodcollide::testing::refused;
+using rodcollide::testing::BadCase;
+using rodcollide::testing::check_refusals;
 
 namespace {
 
@@ -57,12 +59,7 @@ TEST_CASE("compliant input: masses, contact keys and attached ends build the mod
 }
 
 TEST_CASE("compliant input: the issue's bad input, one line naming file, line and key", "[case_file][compliant][errors]") {
-    struct Bad {
-        std::string text, key;
-        std::size_t line;
-        std::string says;
-    };
-    const Bad bad[] = {
+    const std::vector<BadCase> bad = {
         {"[[rod]]\n" + rod + "[[rod]]\n" + rod + "contact_stiffness = 0.0\n", "rod[1].contact_stiffness", 11, "must be > 0"},
         {"[[rod]]\n" + rod + "[[rod]]\n" + rod + "contact_stiffness = -5.0\n", "rod[1].contact_stiffness", 11, "must be > 0"},
         {"[[rod]]\n" + rod + "[[rod]]\nkind = \"mass\"\nmass = 0.0\n", "rod[1].mass", 8, "must be > 0"},
@@ -95,15 +92,7 @@ TEST_CASE("compliant input: the issue's bad input, one line naming file, line an
         {"[[rod]]\n" + rod + "[[rod]]\n" + rod + "contact_stiffness = 1.0\ncontact_exponent = 11.0\n",
          "rod[1].contact_exponent", 12, "must be at most 10"},
     };
-    for (const Bad& b : bad) {
-        INFO(b.text);
-        const CaseError e = refused(b.text);
-        CHECK(e.file() == "bad.toml");
-        CHECK(e.key() == b.key);
-        CHECK(e.line() == b.line);
-        CHECK_THAT(e.message(), Catch::Contains(b.says));
-        CHECK(std::string(e.what()).find('\n') == std::string::npos);  // one line
-    }
+    check_refusals(bad);
 }
 
 TEST_CASE("compliant input: the exact solver and the rigid-law analyses refuse compliant chains", "[compliant][errors]") {
