@@ -325,21 +325,101 @@ TEST_CASE("rigid bodies: a 10-ball Hertz chain settles though neighbours leave a
         CHECK(std::abs(f.rods[i].final_velocity - e.rods[i].final_velocity) <= f.velocity_error_bound + e.velocity_error_bound);
 }
 
-TEST_CASE("a chain of rigid bodies with restitution < 1 is refused by both paths, never run as if e were 1",
-          "[rigid_bodies][restitution]") {
-    // The ODE paths do not carry the unloading branch yet (docs/physics.md §9.7): a lossy contact
-    // between two masses would otherwise come out elastic.
-    Rod second = body(1, 0, 0, 1e6, 1.5);
-    second.restitution = 0.5;
-    const Chain chain({body(1, 1), second});
-    for (const SolverOptions& o : {exact(), verlet()}) {
-        try {
-            solve(chain, o);
-            FAIL("solved a lossy rigid-body chain");
-        } catch (const UnsupportedMethod& e) {
-            CHECK_THAT(e.what(), Catch::Matchers::Contains("rod[1].restitution = 0.5 < 1"));
-        }
+namespace {
+
+/// A steel-like ball (kind = "ball": its mass and Hertz law are derived by Chain).
+Rod ball(double radius, double velocity, double gap = 0, double restitution = 1, double density = 7850,
+         double youngs_modulus = 210e9, double poisson_ratio = 0.3) {
+    Rod r;
+    r.kind = RodKind::ball;
+    r.radius = radius;
+    r.density = density;
+    r.youngs_modulus = youngs_modulus;
+    r.poisson_ratio = poisson_ratio;
+    r.velocity = velocity;
+    r.gap = gap;
+    r.restitution = restitution;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("rigid bodies with restitution: two balls separate at -e times their approach speed and lose 1 - e^2 "
+          "of the relative kinetic energy, in both paths", "[rigid_bodies][restitution]") {
+    // Energetic restitution (docs/physics.md §9.7) between two bodies alone: the relative velocity
+    // after is -e times before, whatever the masses and the law; the loss is 1 - e^2 of m* g^2 / 2.
+    for (double e : {0.3, 0.7, 0.95}) {
+        // Unequal balls, the second moving towards the first, a gap to close.
+        const Chain chain({ball(0.01, 1.2), ball(0.007, -0.4, 1e-3, e, 7800, 200e9, 0.29)});
+        const double m1 = chain.rods()[0].mass(), m2 = chain.rods()[1].mass(), g0 = 1.2 - (-0.4);
+        const double m_star = m1 * m2 / (m1 + m2);
+        const double relative_energy = 0.5 * m_star * g0 * g0;
+        INFO("e = " << e);
+        const Outcome x = solve(chain, exact());
+        REQUIRE(x.settled);
+        const double g = x.rods[0].final_velocity - x.rods[1].final_velocity;
+        // The exact path to its stated bound, which is <= 1e-8 relative: each velocity within the bound.
+        CHECK(x.velocity_error_bound <= 1e-8 * g0);
+        CHECK(std::abs(g + e * g0) <= 2 * x.velocity_error_bound);
+        CHECK(std::abs(x.energy.dissipated / relative_energy - (1 - e * e)) <= 4 * x.velocity_error_bound / g0);
+        check_momentum_with_ends(x, 1e-12);
+        CHECK(x.energy.contact == 0);
+        CHECK(std::abs(x.energy.initial - (x.energy.final_rigid + x.energy.dissipated)) <= 1e-10 * x.energy.initial);
+        // One contact interval: the restitution ends when the unloading branch reaches δ_r.
+        CHECK(x.contacts.at(0).intervals.size() == 1);
+        const Outcome f = solve(chain, verlet(1e-6));
+        REQUIRE(f.settled);
+        const double gf = f.rods[0].final_velocity - f.rods[1].final_velocity;
+        CHECK(std::abs(gf + e * g0) <= 2 * f.velocity_error_bound);
+        CHECK(std::abs(f.energy.dissipated / relative_energy - (1 - e * e)) <= 4 * f.velocity_error_bound / g0 + 1e-6);
+        check_momentum_with_ends(f, 1e-12);
+        for (std::size_t i = 0; i < 2; ++i)
+            CHECK(std::abs(f.rods[i].final_velocity - x.rods[i].final_velocity) <= f.velocity_error_bound + x.velocity_error_bound);
     }
-    second.restitution = 1;  // elastic: solved
-    CHECK(solve(Chain({body(1, 1), second}), exact()).rods.at(1).final_velocity == Approx(1).epsilon(1e-8));
+}
+
+TEST_CASE("rigid bodies with restitution: a ball dropped on a Hertz wall rebounds at -e V", "[rigid_bodies][restitution]") {
+    for (double e : {0.5, 0.9}) {
+        ChainEnds ends;
+        ends.right.kind = EndKind::wall;  // a rigid wall met by a ball: Hertz with the ball's E*, R*
+        ends.right.gap = 2e-3;
+        ends.right.restitution = e;
+        const double V = 3;
+        const Chain chain({ball(0.01, V)}, ends);
+        INFO("e = " << e);
+        const Outcome x = solve(chain, exact());
+        REQUIRE(x.settled);
+        CHECK(std::abs(x.rods[0].final_velocity + e * V) <= x.velocity_error_bound);
+        CHECK(x.velocity_error_bound <= 1e-8 * V);
+        const double m = chain.rods()[0].mass();
+        CHECK(std::abs(x.energy.dissipated - (1 - e * e) * 0.5 * m * V * V) <= 1e-8 * 0.5 * m * V * V);
+        check_momentum_with_ends(x, 1e-12);
+        const Outcome f = solve(chain, verlet(1e-6));
+        REQUIRE(f.settled);
+        CHECK(std::abs(f.rods[0].final_velocity + e * V) <= f.velocity_error_bound);
+    }
+}
+
+TEST_CASE("rigid bodies with restitution: the exact bound covers a run at 100x tighter accuracy on seeded random "
+          "chains with e < 1", "[rigid_bodies][restitution][accuracy]") {
+    std::mt19937_64 rng(24012027);
+    std::uniform_real_distribution<double> u(0, 1);
+    for (int trial = 0; trial < 8; ++trial) {
+        const std::size_t n = 3 + static_cast<std::size_t>(u(rng) * 4);
+        std::vector<Rod> rods;
+        for (std::size_t i = 0; i < n; ++i)
+            rods.push_back(ball(0.005 + 0.015 * u(rng), 2 * u(rng) - 1, i == 0 ? 0 : 2e-3 * u(rng),
+                                i > 0 && u(rng) < 0.6 ? 0.3 + 0.7 * u(rng) : 1.0));
+        const Chain chain(rods);
+        INFO("trial " << trial << ", " << n << " balls");
+        SolverOptions loose = exact(), tight = exact();
+        loose.accuracy = 1e-7;
+        tight.accuracy = 1e-9;
+        const Outcome a = solve(chain, loose), b = solve(chain, tight);
+        REQUIRE(a.settled);
+        REQUIRE(b.settled);
+        CHECK(a.velocity_error_bound <= 1e-7 * chain.velocity_scale());
+        for (std::size_t i = 0; i < n; ++i)
+            CHECK(std::abs(a.rods[i].final_velocity - b.rods[i].final_velocity) <= a.velocity_error_bound);
+    }
 }
