@@ -377,7 +377,13 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
             const double d = ode.overlap(x, k);
             if (crossed(k, g_prev[k], g[k])) {
                 if (acting[k]) run.intervals[k].push_back({closed_since[k], t * T});
-                else closed_since[k] = t * T;
+                else if (!run.intervals[k].empty() && t * T - run.intervals[k].back().end <= 1e-12 * T)
+                    // Re-closed a rounding-sized time (1e-12 of the links' time scale) after it opened:
+                    // a touching contact at a rounding-sized force (at rest ahead of the wave) flickers
+                    // there. One interval, not two end to end.
+                    closed_since[k] = run.intervals[k].back().start, run.intervals[k].pop_back();
+                else
+                    closed_since[k] = t * T;
                 if (ode.hysteretic(k)) {
                     // Opening: the memory keeps the peak reached; closing: below δ_m it re-loads on
                     // the unloading branch.
