@@ -34,7 +34,6 @@ void refuse_unsupported(const Chain& chain, const SolverOptions& options, Method
 Outcome solve(const Chain& chain, const SolverOptions& options) {
     validate(options);
     if (rigid_bodies_only(chain)) {  // docs/physics.md §9.9
-        if (const std::string why = rigid_bodies_refusal(chain); !why.empty()) throw UnsupportedMethod(why);
         return options.method == Method::characteristics ? solve_rigid_bodies_exact(chain, options)
                                                           : solve_rigid_bodies_verlet(chain, options);
     }

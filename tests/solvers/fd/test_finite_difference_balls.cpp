@@ -214,9 +214,11 @@ TEST_CASE("FD balls: restitution on rounded rod ends and balls balances energy o
     std::mt19937 rng(2425);
     std::uniform_real_distribution<double> radius(0.1, 0.4), rho(0.5, 3), modulus(50, 400), nu(0.1, 0.45), vel(-1, 1),
         gap(0, 0.1), e(0.3, 1);
-    // Two trials: the third draw of this seed ran for minutes without settling (not yet understood:
-    // repeated impacts of a ball between two rods with e < 1?), left out and reported.
-    for (int trial = 0; trial < 2; ++trial) {
+    // Three trials. The third (a light ball squeezed between two soft rods for about 6 time units, both
+    // contacts unloading to δ_r together) once never returned: the lumped node's kink halving went
+    // below rounding, where a half substep no longer moves the state, and took 2^40 substeps
+    // (lumped_node.cpp now stops halving there).
+    for (int trial = 0; trial < 3; ++trial) {
         INFO("trial " << trial);
         std::vector<Rod> rods = testing::random_chain(rng, 2).rods();
         rods[1].left_end_radius = radius(rng);
