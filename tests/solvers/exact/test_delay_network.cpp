@@ -241,4 +241,11 @@ TEST_CASE("delay network: what it does not carry yet is refused with a message",
     r.restitution = 0.5;
     const Chain chain({make_rod(1, 1), r});
     CHECK_THROWS_WITH(solve(chain, exact()), Catch::Contains("restitution") && Catch::Contains("finite-difference"));
+    // A rigid contact between two rods beside a cushion: refused (its events multiply on the pieces'
+    // fitting noise, docs/physics.md §9.10), and finite differences carry it.
+    const Chain mixed({make_rod(1, 1), make_rod(0.7, 0, 0.1), cushioned(make_rod(1.3, 0), 20)});
+    CHECK_THROWS_WITH(solve(mixed, exact()), Catch::Contains("rod[1]") && Catch::Contains("rigid contact between two rods"));
+    SolverOptions fd;
+    fd.method = Method::finite_difference;
+    CHECK(solve(mixed, fd).settled);
 }
