@@ -56,8 +56,9 @@ as one CSV: time, then contact_K (rods K and K+1), left_wall / right_wall and le
 closing and opening: the same samples as Python's Outcome.contact_forces() (docs/python.md).
 
 Compliant junctions and rigid masses (issue 23: contact_stiffness, kind = "mass", spring and
-dashpot ends; docs/physics.md §9) in a chain with rods run with --method finite-difference: the
-exact solver refuses them for now. A chain of masses with no rod runs with either method (the
+dashpot ends; docs/physics.md §9) in a chain with rods run with either method: the exact solver
+carries them as a delay network (§9.10: rods exact, junctions to its stated accuracy) but not yet
+loads, rods of segments, restitution < 1, --plot or gauges there (use --method finite-difference). A chain of masses with no rod runs with either method (the
 exact solver integrates its ODE system to the stated accuracy; finite differences by velocity
 Verlet), with no field, diagram or gauges. A spring or dashpot end never lets the chain settle: give --end-time. Their outcome
 adds energy.contact and energy.dissipated; a mass has its entry in "rods" (vibration_energy 0).

@@ -95,13 +95,16 @@ TEST_CASE("compliant input: the issue's bad input, one line naming file, line an
     check_refusals(bad);
 }
 
-TEST_CASE("compliant input: the exact solver and the rigid-law analyses refuse compliant chains", "[compliant][errors]") {
+TEST_CASE("compliant input: the exact solver's field and the rigid-law analyses refuse compliant chains", "[compliant][errors]") {
     const Case c = parse_case("[[rod]]\n" + rod + "velocity = 1.0\n[[rod]]\n" + rod + "contact_stiffness = 10.0\n", "c.toml");
     SolverOptions o;
     o.method = Method::characteristics;
+    // The exact solver carries the outcome (its delay network, docs/physics.md §9.10) but not yet a
+    // wave field of such a chain.
+    CHECK(solve(c.chain, o).settled);
     try {
-        solve(c.chain, o);
-        FAIL("the exact solver accepted a compliant contact");
+        solve_with_field(c.chain, o, 10, 10);
+        FAIL("the exact solver sampled a field of a compliant chain");
     } catch (const UnsupportedMethod& e) {
         CHECK_THAT(std::string(e.what()),
                    Catch::Contains("does not yet carry compliant contacts or walls, masses, balls or spring/dashpot "

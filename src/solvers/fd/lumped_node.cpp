@@ -2,6 +2,7 @@
 #include "solvers/fd/lumped_node.hpp"
 
 #include "rodcollide/solver_options.hpp"
+#include "solvers/shared/link_rate.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -101,9 +102,9 @@ LumpedNode::Step LumpedNode::integrate(double z_left, double alpha, double z_rig
         }
         const bool lossy = hysteretic(l);
         const double kphi = lossy ? elastic_force(l.law, d, mem[i]) : elastic(l.law, d), c = l.law.damping;
-        // With a rod side the force slows that side's end: rate = s - F/z.
-        const double compliant_rate = z > 0 ? (free_rate - kphi / z) / (1 + c / z) : free_rate;
-        const double force = kphi + c * compliant_rate;
+        // With a rod side the force slows that side's end: rate = s - F/z (link_rate.hpp).
+        const LinkRate lr = compliant_link_rate(kphi, c, z, free_rate);
+        const double compliant_rate = lr.rate, force = lr.force;
         if (l.law.bilateral || (d > (lossy ? residual_overlap(l.law, mem[i]) : 0.0) && force > 0)) {
             f = force;
             rate = compliant_rate;

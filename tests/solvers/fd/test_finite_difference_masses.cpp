@@ -3,6 +3,7 @@
 // and the balances on seeded random chains with masses. Before a reflection returns the node sees
 // exactly what the closed forms assume (Courant 1), so the only error is RK4's (~1e-7 relative).
 #include "chain_builders.hpp"
+#include "closed_forms.hpp"
 #include "conservation.hpp"
 #include "rodcollide/solve.hpp"
 #include "solvers/fd/finite_difference.hpp"
@@ -17,6 +18,7 @@
 using namespace rodcollide;
 using rodcollide::testing::check_momentum_with_ends;
 using rodcollide::testing::make_rod;
+using rodcollide::testing::mass_on_fixed_bar_force;
 
 namespace {
 
@@ -77,9 +79,8 @@ TEST_CASE("FD masses: a mass strikes a bar fixed at its far end (de Saint-Venant
     ChainEnds ends;
     ends.right.kind = EndKind::fixed;
     const Chain chain({mass(M, V), make_rod(1, 0)}, ends);
-    const auto closed = [&](double t, bool reflected) {
-        return !reflected ? V * std::exp(-a * t) : V * std::exp(-a * (t - 2)) * (2 + std::exp(-2 * a) - 2 * a * (t - 2));
-    };
+    REQUIRE(a == 1 / M);
+    const auto closed = [&](double t, bool reflected) { return mass_on_fixed_bar_force(t, M, 1, 1, V, reflected); };
     std::vector<double> worst_before, worst_after;
     for (const std::size_t cells : {100u, 400u}) {
         const GridLayout layout = choose_grid(chain, cells);
