@@ -3,8 +3,8 @@
 lambda = c tau_H / L (issue 24; docs/physics.md §9.8, "Rods with rounded ends").
 
 Two rods of length L with Hertz caps on their facing ends, one at V on the other at rest, solved by
-the finite-difference solver (the exact solver does not carry compliant contacts in chains with
-rods yet) at an accuracy of 1e-5 V. The coefficient is e = (u2+ - u1+)/V, from the rods' rigid-body
+the finite-difference solver at an accuracy of 1e-5 V (the exact solver's delay network agrees
+within that: cases/balls/rounded_rods.toml). The coefficient is e = (u2+ - u1+)/V, from the rods' rigid-body
 velocities once no contact can happen again. tau_H is the duration of the Hertz impact of the two
 rods taken as rigid bodies, 2.9432 delta_max / V with delta_max = (5 m* V^2 / (4 k))^(2/5), m* = m/2:
 lambda is that contact time in transit times L/c.

@@ -136,6 +136,11 @@ void require_free_ends(const ChainEnds& ends, std::string_view what);
 /// what is refused and the method to use. `what` names the refuser.
 std::string compliant_refusal(std::string_view what);
 
+/// The one line with which the exact solver refuses the wave field, characteristics diagram and
+/// gauge signals of a chain with rods and compliant parts: its delay network gives the outcome
+/// only (docs/physics.md §9.10). `what` names the refuser.
+std::string compliant_field_refusal(std::string_view what);
+
 /// Checks a load's own invariants (times finite, >= 0, strictly increasing; values finite; as
 /// many values as times).
 /// @throws InvalidInput with key "time" or "value".

@@ -141,6 +141,14 @@ std::string compliant_refusal(std::string_view what) {
                        what);
 }
 
+std::string compliant_field_refusal(std::string_view what) {
+    return fmt::format("{} does not yet give the wave field, characteristics diagram or gauge signals of a chain "
+                       "with rods and compliant contacts or walls, masses, balls or spring/dashpot ends (its delay "
+                       "network gives the outcome alone, docs/physics.md §9.10): use --method finite-difference "
+                       "([solver] method = \"finite-difference\")",
+                       what);
+}
+
 void check_load(const Load& load) {
     if (load.time.empty()) throw InvalidInput("time", input::wrong_count("at least 1 point", 0));
     if (load.value.size() != load.time.size())

@@ -25,7 +25,7 @@ void refuse_unsupported(const Chain& chain, const SolverOptions& options, Method
         throw UnsupportedMethod("a chain of rigid bodies only (no rod) has no wave field, diagram or gauge signals: "
                                 "its outcome and contact forces come from run (solve()) alone");
     if (method == Method::characteristics && chain.compliant())
-        throw UnsupportedMethod("solver.method: " + compliant_refusal("the exact (characteristics) solver"));
+        throw UnsupportedMethod("solver.method: " + compliant_field_refusal("the exact (characteristics) solver"));
     if (method == Method::finite_difference)
         if (const std::string why = finite_difference_refusal(chain, options); !why.empty()) throw UnsupportedMethod(why);
 }
