@@ -5,6 +5,7 @@
 // each other within their stated errors, and the balances on seeded random chains with gaps.
 // Tolerances are the errors each outcome states (velocity_error_bound), unless a closed form is
 // held to a fixed relative figure the issue names.
+#include "chain_builders.hpp"
 #include "conservation.hpp"
 #include "rodcollide/solve.hpp"
 
@@ -18,15 +19,12 @@
 
 using namespace rodcollide;
 using rodcollide::testing::check_momentum_with_ends;
+using rodcollide::testing::make_ball;
 
 namespace {
 
 Rod body(double m, double velocity, double gap = 0, double k = 0, double p = 1, double c = 0) {
-    Rod r;
-    r.kind = RodKind::mass;
-    r.rigid_mass = m;
-    r.velocity = velocity;
-    r.gap = gap;
+    Rod r = testing::make_mass(m, velocity, gap);
     r.contact_stiffness = k;
     r.contact_exponent = p;
     r.contact_damping = c;
@@ -325,24 +323,6 @@ TEST_CASE("rigid bodies: a 10-ball Hertz chain settles though neighbours leave a
         CHECK(std::abs(f.rods[i].final_velocity - e.rods[i].final_velocity) <= f.velocity_error_bound + e.velocity_error_bound);
 }
 
-namespace {
-
-/// A steel-like ball (kind = "ball": its mass and Hertz law are derived by Chain).
-Rod ball(double radius, double velocity, double gap = 0, double restitution = 1, double density = 7850,
-         double youngs_modulus = 210e9, double poisson_ratio = 0.3) {
-    Rod r;
-    r.kind = RodKind::ball;
-    r.radius = radius;
-    r.density = density;
-    r.youngs_modulus = youngs_modulus;
-    r.poisson_ratio = poisson_ratio;
-    r.velocity = velocity;
-    r.gap = gap;
-    r.restitution = restitution;
-    return r;
-}
-
-}  // namespace
 
 TEST_CASE("rigid bodies with restitution: two balls separate at -e times their approach speed and lose 1 - e^2 "
           "of the relative kinetic energy, in both paths", "[rigid_bodies][restitution]") {
@@ -350,7 +330,7 @@ TEST_CASE("rigid bodies with restitution: two balls separate at -e times their a
     // after is -e times before, whatever the masses and the law; the loss is 1 - e^2 of m* g^2 / 2.
     for (double e : {0.3, 0.7, 0.95}) {
         // Unequal balls, the second moving towards the first, a gap to close.
-        const Chain chain({ball(0.01, 1.2), ball(0.007, -0.4, 1e-3, e, 7800, 200e9, 0.29)});
+        const Chain chain({make_ball(0.01, 1.2), make_ball(0.007, -0.4, 1e-3, e, 7800, 200e9, 0.29)});
         const double m1 = chain.rods()[0].mass(), m2 = chain.rods()[1].mass(), g0 = 1.2 - (-0.4);
         const double m_star = m1 * m2 / (m1 + m2);
         const double relative_energy = 0.5 * m_star * g0 * g0;
@@ -385,7 +365,7 @@ TEST_CASE("rigid bodies with restitution: a ball dropped on a Hertz wall rebound
         ends.right.gap = 2e-3;
         ends.right.restitution = e;
         const double V = 3;
-        const Chain chain({ball(0.01, V)}, ends);
+        const Chain chain({make_ball(0.01, V)}, ends);
         INFO("e = " << e);
         const Outcome x = solve(chain, exact());
         REQUIRE(x.settled);
@@ -408,7 +388,7 @@ TEST_CASE("rigid bodies with restitution: the exact bound covers a run at 100x t
         const std::size_t n = 3 + static_cast<std::size_t>(u(rng) * 4);
         std::vector<Rod> rods;
         for (std::size_t i = 0; i < n; ++i)
-            rods.push_back(ball(0.005 + 0.015 * u(rng), 2 * u(rng) - 1, i == 0 ? 0 : 2e-3 * u(rng),
+            rods.push_back(make_ball(0.005 + 0.015 * u(rng), 2 * u(rng) - 1, i == 0 ? 0 : 2e-3 * u(rng),
                                 i > 0 && u(rng) < 0.6 ? 0.3 + 0.7 * u(rng) : 1.0));
         const Chain chain(rods);
         INFO("trial " << trial << ", " << n << " balls");
@@ -440,7 +420,7 @@ Chain random_ball_chain(std::mt19937_64& rng) {
     for (std::size_t i = 0; i < n; ++i) {
         const Material& m = materials[static_cast<std::size_t>(u(rng) * 4) % 4];
         const double e = i > 0 && u(rng) < 0.5 ? 0.4 + 0.6 * u(rng) : 1.0;
-        rods.push_back(ball(0.003 + 0.017 * u(rng), 2 * u(rng) - 1, i > 0 && u(rng) < 0.6 ? 1e-3 * u(rng) : 0.0, e,
+        rods.push_back(make_ball(0.003 + 0.017 * u(rng), 2 * u(rng) - 1, i > 0 && u(rng) < 0.6 ? 1e-3 * u(rng) : 0.0, e,
                             m.density, m.youngs_modulus, m.poisson_ratio));
     }
     ChainEnds ends;
@@ -498,8 +478,8 @@ TEST_CASE("rigid bodies: monodisperse ball chains (kind = \"ball\", Hertz derive
             std::vector<std::vector<double>> ratios;
             for (const auto& [R, rho, E, V] : {std::tuple{0.01, 7850.0, 210e9, 1.0}, std::tuple{0.003, 2700.0, 70e9, 0.2},
                                                std::tuple{0.05, 19300.0, 79e9, 6.0}}) {
-                std::vector<Rod> rods{ball(R, V, 0, 1, rho, E, 0.3)};
-                for (std::size_t i = 1; i < n; ++i) rods.push_back(ball(R, 0, 0, e, rho, E, 0.3));
+                std::vector<Rod> rods{make_ball(R, V, 0, 1, rho, E, 0.3)};
+                for (std::size_t i = 1; i < n; ++i) rods.push_back(make_ball(R, 0, 0, e, rho, E, 0.3));
                 SolverOptions o = exact();
                 o.accuracy = 1e-10;  // two stated bounds together within 1e-9
                 const Outcome out = solve(Chain(rods), o);

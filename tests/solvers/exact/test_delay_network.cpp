@@ -16,19 +16,11 @@
 
 using namespace rodcollide;
 using rodcollide::testing::check_momentum_with_ends;
+using rodcollide::testing::make_mass;
 using rodcollide::testing::make_rod;
 using rodcollide::testing::mass_on_fixed_bar_force;
 
 namespace {
-
-Rod mass(double m, double velocity, double gap = 0) {
-    Rod r;
-    r.kind = RodKind::mass;
-    r.rigid_mass = m;
-    r.velocity = velocity;
-    r.gap = gap;
-    return r;
-}
 
 Rod cushioned(Rod r, double k, double p = 1, double c = 0) {
     r.contact_stiffness = k;
@@ -74,7 +66,7 @@ TEST_CASE("delay network: a mass strikes a semi-infinite rod, F = Z V exp(-Z t /
     const double M = 2, V = 1, Z = 1;
     ChainEnds ends;
     ends.right.kind = EndKind::anechoic;
-    const Chain chain({mass(M, V), make_rod(1, 0)}, ends);
+    const Chain chain({make_mass(M, V), make_rod(1, 0)}, ends);
     // The force history through its integral: the mass's velocity V e^(-Z t/M) and the contact's
     // impulse M V (1 - e^(-Z t/M)) at sampled times (the rod's far end is anechoic: nothing returns).
     for (const double t : {0.3, 1.0, 2.5, 6.0}) {
@@ -122,7 +114,7 @@ TEST_CASE("delay network: a mass strikes a bar fixed at its far end (de Saint-Ve
     const double M = 4, V = 1, Z = 1, T = 1;
     ChainEnds ends;
     ends.right.kind = EndKind::fixed;
-    const Chain chain({mass(M, V), make_rod(1, 0)}, ends);
+    const Chain chain({make_mass(M, V), make_rod(1, 0)}, ends);
     for (const double t : {0.7, 1.9, 2.0, 2.4, 3.0, 3.9}) {
         double impulse = integrate([&](double s) { return mass_on_fixed_bar_force(s, M, Z, T, V, false); }, 0,
                                    std::min(t, 2 * T));
@@ -174,7 +166,7 @@ TEST_CASE("delay network: seeded random chains balance momentum and energy; the 
         const std::size_t n = 3 + seed % 3;
         for (std::size_t i = 0; i < n; ++i) {
             const bool is_mass = i > 0 && i + 1 < n && u01(rng) < 0.3 && !rods.back().is_mass();
-            Rod r = is_mass ? mass(m(rng), vel(rng)) : make_rod(len(rng), vel(rng), 0, area(rng));
+            Rod r = is_mass ? make_mass(m(rng), vel(rng)) : make_rod(len(rng), vel(rng), 0, area(rng));
             if (i > 0) {
                 r.gap = gap(rng);
                 (void)u01(rng);

@@ -20,16 +20,9 @@ using rodcollide::testing::make_rod;
 
 namespace {
 
+/// A ball, its material first (the shared builder with e = 1).
 Rod ball(double radius, double density, double modulus, double nu, double velocity, double gap = 0) {
-    Rod r;
-    r.kind = RodKind::ball;
-    r.radius = radius;
-    r.density = density;
-    r.youngs_modulus = modulus;
-    r.poisson_ratio = nu;
-    r.velocity = velocity;
-    r.gap = gap;
-    return r;
+    return rodcollide::testing::make_ball(radius, velocity, gap, 1, density, modulus, nu);
 }
 
 /// Hertz's k between a ball (R, E, nu) and a flat elastic end (E2, nu2), written out here from
@@ -50,6 +43,19 @@ void check_energy_balance(const Outcome& out) {
     const EnergyBalance& e = out.energy;
     CHECK(std::abs(e.supplied() - e.accounted()) <= 1e-10 * e.scale());
     CHECK(e.dropped >= -1e-10 * e.scale());
+}
+
+/// One contact stepped on a 400-cell grid until `until` [s], when it must be open: the energy
+/// dissipated, and in `peak` the largest energy the contacts stored at a step's end [J].
+double stepped_loss(const Chain& chain, double until, double& peak) {
+    StaggeredGrid grid(chain, choose_grid(chain, 400));
+    peak = 0;
+    while (grid.time() < until) {
+        grid.step();
+        peak = std::max(peak, grid.contact_energy());
+    }
+    CHECK(grid.contact_energy() == 0);  // open
+    return grid.dissipated();
 }
 
 }  // namespace
@@ -170,17 +176,8 @@ TEST_CASE("FD balls: restitution e on a ball-rod contact dissipates (1 - e^2) of
         bar.restitution = e;
         return Chain({ball(R, rho, E, nu, V), bar});
     };
-    const auto run = [&](double e, double& peak) {
-        const Chain chain = chain_with(e);
-        StaggeredGrid grid(chain, choose_grid(chain, 400));
-        peak = 0;
-        while (grid.time() < 150e-6) {  // the contact is over, the reflection not back (387 us)
-            grid.step();
-            peak = std::max(peak, grid.contact_energy());
-        }
-        CHECK(grid.contact_energy() == 0);  // open
-        return grid.dissipated();
-    };
+    // Until the contact is over, the reflection not back (387 us).
+    const auto run = [&](double e, double& peak) { return stepped_loss(chain_with(e), 150e-6, peak); };
     double elastic_peak = 0, unused = 0;
     CHECK(run(1, elastic_peak) == 0);
     REQUIRE(elastic_peak > 0);
@@ -259,18 +256,9 @@ TEST_CASE("FD balls: restitution e at a compliant wall dissipates (1 - e^2) of t
         ends.right.restitution = e;
         return Chain({bar}, ends);
     };
-    const auto run = [&](double e, double& peak) {
-        const Chain chain = chain_with(e);
-        REQUIRE(chain.ends().right.contact_exponent == 1.5);  // Hertz, derived
-        StaggeredGrid grid(chain, choose_grid(chain, 400));
-        peak = 0;
-        while (grid.time() < 400e-6) {  // the rod has left the wall (2L/c = 193 us)
-            grid.step();
-            peak = std::max(peak, grid.contact_energy());
-        }
-        CHECK(grid.contact_energy() == 0);  // open
-        return grid.dissipated();
-    };
+    REQUIRE(chain_with(1).ends().right.contact_exponent == 1.5);  // Hertz, derived
+    // Until the rod has left the wall (2L/c = 193 us).
+    const auto run = [&](double e, double& peak) { return stepped_loss(chain_with(e), 400e-6, peak); };
     double elastic_peak = 0, unused = 0;
     CHECK(run(1, elastic_peak) == 0);
     REQUIRE(elastic_peak > 0);
