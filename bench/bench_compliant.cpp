@@ -3,10 +3,11 @@
 //  - BM_Compliant_HammerCushionPile: cases/compliant/hammer_cushion_pile.toml over 20 transit times
 //    of the whole chain (hammer + pile, 3.02 ms each: end_time 60.4 ms), finite differences at the
 //    default accuracy (cells = 0: the solver's own choice and its two-grid estimate), and as the
-//    case file has it (cells = 200 in the hammer) for comparison;
+//    case file has it (cells = 200 in the hammer) for comparison, and by the exact solver's delay
+//    network at its default accuracy (1e-9 of V; docs/physics.md §9.10): the exact/FD time ratio;
 //  - BM_Compliant_ThirtyRodCushions: 30 rods with a linear cushion at every contact, one striker,
 //    finite differences at default options, over two transits of the chain (it does not settle
-//    within the default work limit: see below);
+//    within the default work limit: see below), and the same by the exact solver's delay network;
 //  - BM_RigidBodies_HertzBalls_{Exact,Verlet}: 10 masses through Hertz contacts (a struck cradle),
 //    Boost.Odeint against velocity Verlet at one `accuracy` (1e-6 of V); each reports its measured
 //    error against a Dormand-Prince run at 1e-10 (`error_of_V`), so "equal accuracy" is checked, not
@@ -36,9 +37,10 @@ double chain_transit(const Chain& chain) {
     return t;
 }
 
-void run_pile(benchmark::State& state, std::size_t cells) {
+void run_pile(benchmark::State& state, std::size_t cells, Method method = Method::finite_difference) {
     const Case c = hammer_cushion_pile();
     SolverOptions o = c.solver;
+    o.method = method;
     o.cells = cells;
     o.end_time = 20 * chain_transit(c.chain);
     Outcome out;
@@ -58,6 +60,9 @@ BENCHMARK(BM_Compliant_HammerCushionPile)->Unit(benchmark::kMillisecond)->Iterat
 void BM_Compliant_HammerCushionPile_Cells200(benchmark::State& state) { run_pile(state, 200); }
 BENCHMARK(BM_Compliant_HammerCushionPile_Cells200)->Unit(benchmark::kMillisecond)->Iterations(1);
 
+void BM_Compliant_HammerCushionPile_Exact(benchmark::State& state) { run_pile(state, 0, Method::characteristics); }
+BENCHMARK(BM_Compliant_HammerCushionPile_Exact)->Unit(benchmark::kMillisecond);
+
 /// 30 identical rods (L = Z = c = 1), touching, the first striking the rest at V = 1 through a linear
 /// cushion k = 50 at every contact (its time Z/(2k) = 0.01 of a transit).
 Chain thirty_rods_with_cushions() {
@@ -76,10 +81,10 @@ Chain thirty_rods_with_cushions() {
 /// their ends vibrate by more, so the settling proof (docs/physics.md §6, §9.5) waits for gaps that
 /// grow past those excursions. The benchmark therefore runs two transits of the whole chain
 /// (end_time 60), past the last contact; `settled` says whether settling was proven by then.
-void BM_Compliant_ThirtyRodCushions(benchmark::State& state) {
+void run_thirty(benchmark::State& state, Method method) {
     const Chain chain = thirty_rods_with_cushions();
     SolverOptions o;
-    o.method = Method::finite_difference;
+    o.method = method;
     o.end_time = 60.0;
     Outcome out;
     for (auto _ : state) {
@@ -92,7 +97,12 @@ void BM_Compliant_ThirtyRodCushions(benchmark::State& state) {
     state.counters["cells"] = static_cast<double>(out.stats.cells);
     state.counters["error_of_V"] = out.velocity_error_bound / chain.velocity_scale();
 }
+
+void BM_Compliant_ThirtyRodCushions(benchmark::State& state) { run_thirty(state, Method::finite_difference); }
 BENCHMARK(BM_Compliant_ThirtyRodCushions)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+void BM_Compliant_ThirtyRodCushions_Exact(benchmark::State& state) { run_thirty(state, Method::characteristics); }
+BENCHMARK(BM_Compliant_ThirtyRodCushions_Exact)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 /// Ten steel balls of radius 10 mm as masses with Hertz's law written out (as
 /// cases/compliant/hertz_cradle_3.toml: m = 0.032882 kg, k = 1.0878e10 N/m^1.5), touching, the first
