@@ -459,11 +459,16 @@ private:
             case 2:
                 t.push_back(chance(0.5) ? "[left]" : "[right]");
                 add("kind");
-                if (t.back().find("wall") != std::string::npos && chance(0.7)) add("gap");
-                if (t.back().find("wall") != std::string::npos && chance(0.2)) add("contact_stiffness");
-                if (t.back().find("wall") != std::string::npos && chance(0.1)) add("restitution");
-                if (t.back().find("spring") != std::string::npos) add("stiffness");
-                if (t.back().find("dashpot") != std::string::npos) add("damping");
+                {
+                    // The kind's line, held: each add() below appends a line after it.
+                    const std::string kind = t.back();
+                    const bool wall = kind.find("wall") != std::string::npos;
+                    if (wall && chance(0.7)) add("gap");
+                    if (wall && chance(0.2)) add("contact_stiffness");
+                    if (wall && chance(0.1)) add("restitution");
+                    if (kind.find("spring") != std::string::npos) add("stiffness");
+                    if (kind.find("dashpot") != std::string::npos) add("damping");
+                }
                 break;
             case 3:
                 t.push_back("[[load]]");

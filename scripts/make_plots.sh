@@ -47,4 +47,9 @@ PYTHONPATH="$build_dir/python" /usr/bin/python3 scripts/run_docs_example.py "$ex
 mv "$example_dir/length_ratio.png" plots/python_length_ratio.png
 mv "$example_dir/split_hopkinson_bar.png" plots/python_split_hopkinson_bar.png
 
+# Issue 24: the coefficient of restitution of two identical rods with rounded ends against
+# lambda = c tau_H / L (61 finite-difference runs at 1e-5 V, about a minute).
+echo "make_plots: restitution against lambda" >&2
+PYTHONPATH="$build_dir/python" /usr/bin/python3 bench/study/restitution_vs_lambda.py --out plots/restitution_vs_lambda.png 2>/dev/null
+
 echo "make_plots: plots/ is up to date" >&2

@@ -130,10 +130,16 @@ void shape_points(const LoadShape& shape, std::vector<double>& time, std::vector
 /// @throws InvalidInput (key "ends") if the chain has an end that is not free or a load.
 void require_free_ends(const ChainEnds& ends, std::string_view what);
 
-/// The one line with which what cannot carry issue 23's compliant parts refuses a chain that has
-/// them (Chain::compliant()): the exact solver for now, and the analyses built on it or on rigid
-/// laws. `what` names it.
+/// The one line with which what cannot carry issue 23's compliant parts next to rods refuses a
+/// chain that has them (Chain::compliant()): the exact solver for now (it carries a chain of rigid
+/// bodies alone, docs/physics.md §9.9), and the analyses built on it or on rigid laws. It names
+/// what is refused and the method to use. `what` names the refuser.
 std::string compliant_refusal(std::string_view what);
+
+/// The one line with which the exact solver refuses the wave field, characteristics diagram and
+/// gauge signals of a chain with rods and compliant parts: its delay network gives the outcome
+/// only (docs/physics.md §9.10). `what` names the refuser.
+std::string compliant_field_refusal(std::string_view what);
 
 /// Checks a load's own invariants (times finite, >= 0, strictly increasing; values finite; as
 /// many values as times).

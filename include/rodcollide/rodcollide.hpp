@@ -26,6 +26,7 @@
 #include "rodcollide/field_samples.hpp"  // x-t field samples and their CSV
 #include "rodcollide/gauge_signals.hpp"  // gauge signals and their CSV
 #include "rodcollide/outcome.hpp"        // final velocities, impulses, energies, accuracy
+#include "rodcollide/contact_forces.hpp"  // contact, wall and end forces on one grid (run --contact-forces)
 #include "rodcollide/solve.hpp"          // solve(), solve_with_field(), solve_with_gauges(), exact_field_at()
 
 // Reports

@@ -192,7 +192,8 @@ def run(case, *, samples=None, **solver):
 
     samples: points per gauge signal and per force history, 2 to 100000; force histories are
     recorded when it is given or the case has gauges or ends that are not free (then 1000 points
-    by default), as the CLI does. Keyword arguments override the case's [solver] table, with its
+    by default), as the CLI does; Outcome.contact_forces() reads them on the grid of
+    `run --contact-forces --samples N`. Keyword arguments override the case's [solver] table, with its
     names: method ("characteristics" or "finite-difference"), end_time, record_until,
     drop_tolerance, max_events, max_fronts, cells, time_resolution, rounding_check, accuracy, max_memory (MB),
     max_work (event groups).

@@ -5,6 +5,7 @@
 #include "bindings.hpp"
 
 #include "rodcollide/case_file.hpp"
+#include "rodcollide/contact_forces.hpp"
 #include "rodcollide/gauge_signals.hpp"
 #include "rodcollide/errors.hpp"
 #include "rodcollide/outcome_report.hpp"
@@ -31,6 +32,8 @@ struct TitledOutcome {
     std::string title;
     Outcome outcome;
     std::optional<std::vector<GaugeSignal>> gauges;
+    /// The samples each force history was recorded with (SolverOptions::force_samples; 0: none).
+    std::size_t force_samples = 0;
 
     nlohmann::ordered_json json() const { return outcome_json(title, outcome); }
     nlohmann::ordered_json document() const {
@@ -62,6 +65,28 @@ py::list force_histories(const Parts& parts) {
     py::list list;
     for (const auto& p : parts) list.append(p.force_history.time.empty() ? py::none() : py::cast(p.force_history));
     return list;
+}
+
+/// Outcome.contact_forces(samples): `run --contact-forces`'s columns as numpy arrays, by name, "time" first.
+py::dict contact_forces(const TitledOutcome& o, std::optional<long long> samples) {
+    if (o.force_samples == 0)
+        throw py::value_error(
+            "contact_forces: this run recorded no force histories (a chain with free, unloaded ends and no "
+            "gauges records none by default): solve with rodcollide.run(case, samples=N)");
+    // Finer than the histories were recorded, the grid would only repeat their steps.
+    const long long n = samples.value_or(static_cast<long long>(o.force_samples));
+    if (n < 2 || static_cast<unsigned long long>(n) > o.force_samples)
+        throw py::value_error(fmt::format(
+            "samples: must be in [2, {}] (the samples the run recorded each history with: "
+            "rodcollide.run(case, samples=N) records more), got {}",
+            o.force_samples, n));
+    const ContactForceSamples s = sample_contact_forces(o.outcome, static_cast<std::size_t>(n));
+    if (s.names.empty()) throw py::value_error("contact_forces: the case has no contact, wall or spring/dashpot end");
+    py::dict d;
+    d["time"] = py::array_t<double>(static_cast<py::ssize_t>(s.time.size()), s.time.data());
+    for (std::size_t k = 0; k < s.names.size(); ++k)
+        d[py::str(s.names[k])] = py::array_t<double>(static_cast<py::ssize_t>(s.force[k].size()), s.force[k].data());
+    return d;
 }
 
 /// The exact field at points (x[k], t[k]): velocity, strain, force and the rod holding each point.
@@ -169,6 +194,12 @@ void bind_solve(py::module_& m) {
         .def_property_readonly(
             "end_force_history", [](const TitledOutcome& o) { return force_histories(o.outcome.ends); },
             "per end, as in `ends`: a wall's ForceHistory, None for other ends")
+        .def("contact_forces", &contact_forces, py::arg("samples") = py::none(),
+             "The force of every contact, wall and spring/dashpot end on one grid, as `run --contact-forces "
+             "--samples N` writes it: {'time': [s], 'contact_0': [N], ..., 'left_wall', 'right_wall', 'left_end', "
+             "'right_end'} (numpy arrays, positive in tension), at `samples` equally spaced times over [0, end_time] "
+             "and at every closing and opening. samples: 2 to the N the run recorded its histories with "
+             "(run(case, samples=N); default 1000 for a case with ends or gauges), default that N.")
         .def_property_readonly(
             "gauges", [](const TitledOutcome& o) { return o.gauges ? *o.gauges : std::vector<GaugeSignal>{}; },
             "per [[gauge]] of the case: GaugeSignal")
@@ -199,11 +230,11 @@ void bind_solve(py::module_& m) {
             o.force_samples = reported_force_samples(c.chain, !c.gauges.empty(), n);
             if (c.gauges.empty()) {
                 Outcome out = without_gil(o, [&] { return solve(c.chain, o); });
-                return TitledOutcome{c.title, std::move(out), std::nullopt};
+                return TitledOutcome{c.title, std::move(out), std::nullopt, o.force_samples};
             }
             SolutionWithGauges s =
                 without_gil(o, [&] { return solve_with_gauges(c.chain, o, c.gauges, n.value_or(default_samples)); });
-            return TitledOutcome{c.title, std::move(s.outcome), std::move(s.gauges)};
+            return TitledOutcome{c.title, std::move(s.outcome), std::move(s.gauges), o.force_samples};
         },
         py::arg("case"), py::arg("options") = py::none(), py::arg("samples") = py::none());
     m.def("field", &field, py::arg("case"), py::arg("options"), py::arg("x"), py::arg("t"));

@@ -3,6 +3,7 @@
 #include "options.hpp"
 
 #include "rodcollide/case_file.hpp"
+#include "rodcollide/contact_forces.hpp"
 #include "rodcollide/figures.hpp"
 #include "rodcollide/field_samples.hpp"
 #include "rodcollide/errors.hpp"
@@ -52,14 +53,17 @@ from the grid's element ends (exact at Courant 1; docs/finite_difference.md "Gau
 --contact-forces FILE writes the force of every contact, wall and spring/dashpot end over the run
 as one CSV: time, then contact_K (rods K and K+1), left_wall / right_wall and left_end / right_end
 [N, positive in tension], at --samples equally spaced times over [0, end_time] and at every
-closing and opening.
+closing and opening: the same samples as Python's Outcome.contact_forces() (docs/python.md).
 
 Compliant junctions and rigid masses (issue 23: contact_stiffness, kind = "mass", spring and
-dashpot ends; docs/physics.md §9) in a chain with rods run with --method finite-difference: the
-exact solver refuses them for now. A chain of masses with no rod runs with either method (the
-exact solver integrates its ODE system to the stated accuracy; finite differences by velocity
-Verlet), with no field, diagram or gauges. A spring or dashpot end never lets the chain settle: give --end-time. Their outcome
-adds energy.contact and energy.dissipated; a mass has its entry in "rods" (vibration_energy 0).
+dashpot ends; docs/physics.md §9) in a chain with rods run with either method: the exact solver
+carries them as a delay network (§9.10: rods exact, junctions to its stated accuracy) but not yet
+loads, rigid rod-rod contacts, rods of segments, restitution < 1, --plot or gauges there (use
+--method finite-difference). A chain of masses with no rod runs with either method (the exact
+solver integrates its ODE system to the stated accuracy; finite differences by velocity Verlet),
+with no field, diagram or gauges. A spring or dashpot end never lets the chain settle: give
+--end-time. Their outcome adds energy.contact and energy.dissipated; a mass has its entry in "rods"
+(vibration_energy 0).
 
 Balls and Hertz contacts (issue 24: kind = "ball" with radius and poisson_ratio, end_radius on
 rods, restitution; docs/physics.md §9.7-9.8) run the same way: a contact with a curved side is
@@ -77,42 +81,6 @@ examples:
   rodcollide run cases/compliant/rod_spring_backed_wall.toml --contact-forces wall.csv
   rodcollide run cases/balls/steel_ball_on_rod.toml
 )";
-
-/// The force histories of the outcome's contacts and walls as one CSV (run --contact-forces): rows
-/// at `samples` equally spaced times over [0, end_time] and at every closing and opening (each
-/// history holds its value from each of its times on).
-std::string contact_forces_csv(const Outcome& o, std::size_t samples) {
-    std::vector<std::pair<std::string, const ForceHistory*>> columns;
-    std::vector<double> times;
-    for (std::size_t k = 0; k < o.contacts.size(); ++k) {
-        columns.emplace_back(fmt::format("contact_{}", k), &o.contacts[k].force_history);
-        for (const Interval& iv : o.contacts[k].intervals) times.insert(times.end(), {iv.start, iv.end});
-    }
-    for (const EndOutcome& e : o.ends)
-        if (e.kind == EndKind::wall) {
-            columns.emplace_back(fmt::format("{}_wall", to_string(e.side)), &e.force_history);
-            for (const Interval& iv : e.intervals) times.insert(times.end(), {iv.start, iv.end});
-        } else if (e.kind == EndKind::spring || e.kind == EndKind::dashpot || e.kind == EndKind::spring_dashpot) {
-            columns.emplace_back(fmt::format("{}_end", to_string(e.side)), &e.force_history);
-        }
-    for (std::size_t i = 0; i < samples; ++i)
-        times.push_back(o.end_time * static_cast<double>(i) / static_cast<double>(samples - 1));
-    std::sort(times.begin(), times.end());
-    times.erase(std::unique(times.begin(), times.end()), times.end());
-    std::string out = "time";
-    for (const auto& [name, history] : columns) out += "," + name;
-    out += '\n';
-    for (double t : times) {
-        if (t > o.end_time) break;
-        out += fmt::format("{:.17g}", t);
-        for (const auto& [name, h] : columns) {
-            const auto k = std::upper_bound(h->time.begin(), h->time.end(), t) - h->time.begin();
-            out += fmt::format(",{:.17g}", k == 0 ? 0.0 : h->force[static_cast<std::size_t>(k - 1)]);
-        }
-        out += '\n';
-    }
-    return out;
-}
 
 int run_run(const std::vector<std::string>& args) {
     po::options_description visible("options");
@@ -159,8 +127,7 @@ int run_run(const std::vector<std::string>& args) {
     if (!gauges_csv_path.empty() && c.gauges.empty())
         return usage_error("run", "--gauges: the case has no [[gauge]] table");
     const bool want_gauges = !c.gauges.empty() && (json || !gauges_csv_path.empty());
-    if (!forces_csv_path.empty() && c.chain.contact_count() == 0 && c.chain.ends().left.kind != EndKind::wall &&
-        c.chain.ends().right.kind != EndKind::wall)
+    if (!forces_csv_path.empty() && !has_contact_forces(c.chain))
         return usage_error("run", "--contact-forces: the case has no contact, wall or spring/dashpot end");
     if (json)
         c.solver.force_samples = reported_force_samples(
@@ -170,7 +137,7 @@ int run_run(const std::vector<std::string>& args) {
     if (vm.count("plot") && c.chain.elements().empty())
         return usage_error("run", "--plot: a chain of rigid bodies only (no rod) has no characteristics diagram");
     if (vm.count("plot") && c.solver.method == Method::characteristics && c.chain.compliant())
-        return usage_error("run", "solver.method: " + compliant_refusal("the exact (characteristics) solver"));
+        return usage_error("run", "solver.method: " + compliant_field_refusal("the exact (characteristics) solver"));
     std::optional<FigureRequest> plot;
     if (vm.count("plot")) {
         plot.emplace();
@@ -228,7 +195,7 @@ int run_run(const std::vector<std::string>& args) {
     progress.finish();
     if (field) write_field_csv(*field, c.title, field_csv);
     if (!gauges_csv_path.empty()) write_file_atomically(gauges_csv_path, gauges_csv(gauges));
-    if (!forces_csv_path.empty()) write_file_atomically(forces_csv_path, contact_forces_csv(outcome, samples));
+    if (!forces_csv_path.empty()) write_file_atomically(forces_csv_path, contact_forces_csv(sample_contact_forces(outcome, samples)));
     if (json) {
         nlohmann::ordered_json doc = outcome_json(c.title, outcome);
         if (want_gauges) doc["gauges"] = gauges_json(gauges);

@@ -234,9 +234,17 @@ private:
                 const bool applies = takes(*key.row, kind) &&
                                      !(i == 0 && (key.name == "gap" || key.name.starts_with("contact_") ||
                                                   key.name == "restitution"));
-                if (const toml::value* v = find(t, key.name))
-                    field = rod_quantity(*v, rod_key(i, key.name), i, key.name);  // Chain refuses another kind's
-                else if (defaults.value[k] && applies)
+                if (const toml::value* v = find(t, key.name)) {
+                    field = rod_quantity(*v, rod_key(i, key.name), i, key.name);
+                    // Chain refuses another kind's key by its value (with words per key); one given
+                    // at its default value (a mass given poisson_ratio = 0.3) it cannot tell from
+                    // an absent one, so that is refused here.
+                    if (!takes(*key.row, kind) && field == Rod{}.*key.field)
+                        fail(*v, rod_key(i, key.name),
+                             fmt::format("{} does not take {}", kind == RodKind::rod ? std::string_view("a rod")
+                                                                                      : kind_name,
+                                         key.name));
+                } else if (defaults.value[k] && applies)
                     field = *defaults.value[k];
                 else if (needs(*key.row, kind))
                     fail(tables[i], rod_key(i, key.name),

@@ -133,8 +133,19 @@ void require_free_ends(const ChainEnds& ends, std::string_view what) {
 }
 
 std::string compliant_refusal(std::string_view what) {
-    return fmt::format("{} does not yet carry compliant contacts, rigid masses or spring/dashpot ends (issue 23): "
-                       "use --method finite-difference ([solver] method = \"finite-difference\")",
+    // The exact solver carries issue 23's parts only in a chain of rigid bodies alone (one ODE
+    // system, docs/physics.md §9.9); what it refuses is them next to rods.
+    return fmt::format("{} does not yet carry compliant contacts or walls, masses, balls or spring/dashpot ends in "
+                       "a chain with rods (issue 23; a chain of rigid bodies alone, with no rod, it solves as one "
+                       "ODE system): use --method finite-difference ([solver] method = \"finite-difference\")",
+                       what);
+}
+
+std::string compliant_field_refusal(std::string_view what) {
+    return fmt::format("{} does not yet give the wave field, characteristics diagram or gauge signals of a chain "
+                       "with rods and compliant contacts or walls, masses, balls or spring/dashpot ends (its delay "
+                       "network gives the outcome alone, docs/physics.md §9.10): use --method finite-difference "
+                       "([solver] method = \"finite-difference\")",
                        what);
 }
 

@@ -4,6 +4,7 @@
 
 #include "sampling/wave_field_samples.hpp"
 #include "solvers/exact/characteristics.hpp"
+#include "solvers/exact/delay_network.hpp"
 #include "solvers/fd/finite_difference.hpp"
 #include "solvers/shared/rigid_bodies.hpp"
 #include "solvers/solve_with_wave_field.hpp"
@@ -24,7 +25,7 @@ void refuse_unsupported(const Chain& chain, const SolverOptions& options, Method
         throw UnsupportedMethod("a chain of rigid bodies only (no rod) has no wave field, diagram or gauge signals: "
                                 "its outcome and contact forces come from run (solve()) alone");
     if (method == Method::characteristics && chain.compliant())
-        throw UnsupportedMethod("solver.method: " + compliant_refusal("the exact (characteristics) solver"));
+        throw UnsupportedMethod("solver.method: " + compliant_field_refusal("the exact (characteristics) solver"));
     if (method == Method::finite_difference)
         if (const std::string why = finite_difference_refusal(chain, options); !why.empty()) throw UnsupportedMethod(why);
 }
@@ -34,9 +35,15 @@ void refuse_unsupported(const Chain& chain, const SolverOptions& options, Method
 Outcome solve(const Chain& chain, const SolverOptions& options) {
     validate(options);
     if (rigid_bodies_only(chain)) {  // docs/physics.md §9.9
-        if (const std::string why = rigid_bodies_refusal(chain); !why.empty()) throw UnsupportedMethod(why);
         return options.method == Method::characteristics ? solve_rigid_bodies_exact(chain, options)
                                                           : solve_rigid_bodies_verlet(chain, options);
+    }
+    // Rods with compliant parts: the exact solver's delay network (docs/physics.md §9.10); its
+    // outcome only (no wave field, diagram or gauges yet: refuse_unsupported() below says so there).
+    if (options.method == Method::characteristics && delay_network_chain(chain)) {
+        if (const std::string why = delay_network_refusal(chain); !why.empty())
+            throw UnsupportedMethod("solver.method: " + why);
+        return solve_delay_network(chain, options);
     }
     refuse_unsupported(chain, options, options.method);
     switch (options.method) {

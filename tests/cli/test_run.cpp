@@ -151,6 +151,23 @@ TEST_CASE("run --contact-forces writes every contact's and wall's force, sampled
     }
     CHECK(pulls);
     CHECK(pushes);
+    // A spring end alone (no contact, no wall) has its column: it is not refused as "nothing to
+    // report". A rod (Z = c = L = 1, V = 1) on a spring k = 1 sees, until 2L/c, the spring wall's
+    // Z V (1 - exp(-k t / Z)); the grid holds a step's mean (dt = 0.01): within k dt of it.
+    const std::string spring = temp_case("spring_end_only",
+                                         "units = \"dimensionless\"\n[solver]\nmethod = \"finite-difference\"\n"
+                                         "end_time = 1.0\ncells = 100\n[[rod]]\nlength = 1.0\narea = 1.0\n"
+                                         "density = 1.0\nyoungs_modulus = 1.0\nvelocity = 1.0\n"
+                                         "[right]\nkind = \"spring\"\nstiffness = 1.0\n");
+    REQUIRE(run_cli("run '" + spring + "' --samples 3 --contact-forces '" + csv.string() + "'").status == 0);
+    std::ifstream alone(csv);
+    std::getline(alone, header);
+    CHECK(header == "time,right_end");
+    std::getline(alone, first);
+    std::getline(alone, second);
+    const double half = std::stod(second.substr(0, second.find(','))), f_half = std::stod(second.substr(second.find(',') + 1));
+    CHECK(half == 0.5);
+    CHECK(-f_half == Approx(1 - std::exp(-0.5)).margin(0.01));
     std::filesystem::remove(csv);
     CHECK(run_cli("run cases/compliant/rod_spring_backed_wall.toml --contact-forces /no/such/dir/f.csv").status == 2);
 }

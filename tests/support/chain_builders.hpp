@@ -23,6 +23,31 @@ inline Rod make_rod(double length, double velocity, double gap = 0, double area 
     return r;
 }
 
+/// A rigid mass (kind = "mass") of m [kg].
+inline Rod make_mass(double m, double velocity, double gap = 0) {
+    Rod r;
+    r.kind = RodKind::mass;
+    r.rigid_mass = m;
+    r.velocity = velocity;
+    r.gap = gap;
+    return r;
+}
+
+/// A ball (kind = "ball"), steel unless given: its mass and Hertz law are derived by Chain.
+inline Rod make_ball(double radius, double velocity, double gap = 0, double restitution = 1, double density = 7850,
+                     double youngs_modulus = 210e9, double poisson_ratio = 0.3) {
+    Rod r;
+    r.kind = RodKind::ball;
+    r.radius = radius;
+    r.density = density;
+    r.youngs_modulus = youngs_modulus;
+    r.poisson_ratio = poisson_ratio;
+    r.velocity = velocity;
+    r.gap = gap;
+    r.restitution = restitution;
+    return r;
+}
+
 /// n identical unit rods, touching, with the given velocities.
 inline Chain identical_rods(const std::vector<double>& velocities) {
     std::vector<Rod> rods;

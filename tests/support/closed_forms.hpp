@@ -11,10 +11,22 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <vector>
 
 namespace rodcollide::testing {
+
+/// A rigid mass M at V strikes a bar (impedance Z, transit time T) fixed at its far end (de
+/// Saint-Venant, Boussinesq; Timoshenko & Goodier's longitudinal impact of a mass on a bar). With
+/// a = Z/M, the compressive force at the struck end is F = Z V e^(-a t) for t < 2T, then, with the
+/// fixed end's reflection -2 V e^(-a (t - 2T)) arriving, F = Z V e^(-a (t - 2T)) [2 + e^(-2 a T) -
+/// 2 a (t - 2T)] for 2T <= t < 4T. `reflected` picks the branch (a grid step straddling 2T holds one).
+inline double mass_on_fixed_bar_force(double t, double M, double Z, double T, double V, bool reflected) {
+    const double a = Z / M;
+    return !reflected ? Z * V * std::exp(-a * t)
+                      : Z * V * std::exp(-a * (t - 2 * T)) * (2 + std::exp(-2 * a * T) - 2 * a * (t - 2 * T));
+}
 
 /// de Saint-Venant (1867): same material and section, a striker of length L1 at V strikes a
 /// target of length L2 at rest. L1 <= L2: the striker stops, the target leaves with V L1/L2 and

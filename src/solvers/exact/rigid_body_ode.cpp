@@ -6,6 +6,15 @@
 // accepted step spans a kink), the link is switched on or off there, and the integration restarts.
 // Within a branch the law is the smooth continuation continued_force().
 //
+// Restitution e < 1 (docs/physics.md §9.7, the law in contact_law.cpp): each contact link carries a
+// ContactMemory and is on one of three branches, open, loading (δ >= δ_m: k δ^p) or unloading (the
+// memory's branch, continued past δ_r). The maximum compression (δ' crosses 0 while loading) is a
+// kink too, located and restarted at like a closing: the memory takes δ_m = δ there and the link
+// unloads; re-loading past δ_m goes back to loading; an open link that remembers re-closes at δ_r
+// (on the unloading branch) and forgets once δ reaches 0. Each link thus has a second event
+// function besides its force. The hysteresis loss (hysteresis_loss() of the memory, banked when
+// the memory is cleared) is added to the dissipated energy.
+//
 // Accuracy: the run is made at the step tolerance τ = accuracy (relative to the scaled state) and
 // again at τ/100; the difference of the final velocities plus rounding is the bound reported for the
 // finer run (the finer run's own error is about 1/100 of it). If it misses the target, τ is divided by
@@ -44,6 +53,9 @@ public:
         : b_(b), n_(b.bodies()), T_(std::isfinite(b.time_scale) ? b.time_scale : 1.0),
           V_(b.velocity_scale > 0 ? b.velocity_scale : 1.0), M_(*std::max_element(b.mass.begin(), b.mass.end())) {
         acting_.assign(n_ + 1, 0);
+        unloading_.assign(n_ + 1, 0);
+        memory_.assign(n_ + 1, ContactMemory{});
+        banked_.assign(n_ + 1, 0.0);
     }
 
     std::size_t size() const { return 3 * n_ + 3; }
@@ -55,20 +67,69 @@ public:
     std::size_t d0() const { return 3 * n_ + 2; }         // index of D̂
 
     std::vector<char>& acting() { return acting_; }
+    std::vector<char>& unloading() { return unloading_; }
+
+    /// A contact with restitution e < 1: it has a memory and a second event function.
+    bool hysteretic(std::size_t k) const {
+        return b_.links[k].kind == BodyLink::Kind::contact && !b_.links[k].law.bilateral && b_.links[k].law.restitution < 1;
+    }
+    /// The memory that selects link k's branch in the right-hand side: the held one while unloading
+    /// or open, none while loading (there δ_m follows δ: the loading law).
+    const ContactMemory& branch_memory(std::size_t k) const {
+        static const ContactMemory none;
+        return acting_[k] && !unloading_[k] ? none : memory_[k];
+    }
+    /// Link k's memory at state x: remembered up to δ while loading.
+    ContactMemory memory_at(const State& x, std::size_t k) const {
+        if (!hysteretic(k)) return {};
+        return acting_[k] && !unloading_[k] ? remember(b_.links[k].law, memory_[k], overlap(x, k)) : memory_[k];
+    }
+    /// Set link k's held memory; a memory cleared at separation banks its hysteresis loss.
+    void set_memory(std::size_t k, const ContactMemory& m) {
+        if (m.max_overlap < memory_[k].max_overlap) banked_[k] += hysteresis_loss(b_.links[k].law, memory_[k]);
+        memory_[k] = m;
+    }
+    /// The hysteresis loss of every link up to state x [J].
+    double hysteresis(const State& x) const {
+        double loss = 0;
+        for (std::size_t k = 0; k <= n_; ++k)
+            if (hysteretic(k)) loss += banked_[k] + hysteresis_loss(b_.links[k].law, memory_at(x, k));
+        return loss;
+    }
 
     double overlap(const State& x, std::size_t k) const { return x[k] * V_ * T_; }
     double rate(const State& x, std::size_t k) const { return b_.overlap_rate(k, &x[v0()]) * V_; }
     /// F_k >= 0 compressive [N] in the current branch.
     double force(const State& x, std::size_t k) const {
         if (!acting_[k]) return 0;
+        if (unloading_[k]) return continued_force(b_.links[k].law, overlap(x, k), rate(x, k), memory_[k]);
         return continued_force(b_.links[k].law, overlap(x, k), rate(x, k));
     }
     /// Event function of link k: its sign says which branch the state is on (> 0: compressive).
     /// Acting: the force; not acting: the force it would carry if switched on where δ > 0, else δ.
     double event_value(const State& x, std::size_t k) const {
         const double d = overlap(x, k);
-        if (acting_[k]) return continued_force(b_.links[k].law, d, rate(x, k));
+        if (acting_[k]) return force(x, k);
+        if (memory_[k].max_overlap > 0) {  // remembers (e < 1): re-closes on the unloading branch at δ_r
+            const double dr = residual_overlap(b_.links[k].law, memory_[k]);
+            return d > dr ? continued_force(b_.links[k].law, d, rate(x, k), memory_[k]) : d - dr;
+        }
         return d > 0 ? continued_force(b_.links[k].law, d, rate(x, k)) : d;
+    }
+    /// The second event of a hysteretic link k and its sense (+1: the event is where it rises past 0,
+    /// -1: where it falls below 0, 0: none): loading, δ' (maximum compression); unloading, δ - δ_m
+    /// (re-loading); open with a memory, δ (separated: the memory is cleared).
+    int second_sense(std::size_t k) const {
+        if (!hysteretic(k)) return 0;
+        if (acting_[k]) return unloading_[k] ? +1 : -1;
+        return memory_[k].max_overlap > 0 ? -1 : 0;
+    }
+    double second_value(const State& x, std::size_t k) const {
+        switch (second_sense(k)) {
+            case 0: return 0;
+            case +1: return overlap(x, k) - memory_[k].max_overlap;
+            default: return acting_[k] ? rate(x, k) + max_compression_rate_ * V_ : overlap(x, k);
+        }
     }
     bool has_events(std::size_t k) const { return b_.links[k].kind == BodyLink::Kind::contact; }
 
@@ -81,7 +142,7 @@ public:
             dxdt[i0() + k] = T_ * f / (M_ * V_);
             if (!acting_[k]) {  // an open contact still compressed releases its elastic energy
                 if (b_.links[k].kind == BodyLink::Kind::contact)
-                    power += open_release_power(b_.links[k].law, overlap(x, k), rate(x, k));
+                    power += open_release_power(b_.links[k].law, overlap(x, k), rate(x, k), memory_[k]);
                 continue;
             }
             if (k > 0) dxdt[v0() + k - 1] -= T_ * f / (b_.mass[k - 1] * V_);
@@ -99,7 +160,15 @@ private:
     const RigidBodies& b_;
     std::size_t n_;
     double T_, V_, M_;
+    /// The maximum compression is taken where δ' falls below -1e-12 V, not at 0: touching bodies
+    /// that move as one (behind the wave in a chain, or not yet reached by it) have a δ' of
+    /// rounding size whose sign means nothing, and would switch loading <-> unloading at every
+    /// step. The price is nil: δ_m is then short of the peak by (1e-12 V)^2 / (2 |δ''|).
+    static constexpr double max_compression_rate_ = 1e-12;
     std::vector<char> acting_;
+    std::vector<char> unloading_;         ///< per link: acting on the memory's unloading branch
+    std::vector<ContactMemory> memory_;   ///< per link: held memory (loading: as at the branch's start)
+    std::vector<double> banked_;          ///< per link: hysteresis loss of memories already cleared [J]
 };
 
 struct RunResult {
@@ -155,12 +224,14 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
         if (acting[k] && bodies.links[k].kind == BodyLink::Kind::contact) closed_since[k] = 0;
 
     auto finish = [&](double t_hat, bool settled, bool at_horizon) {
+        std::vector<ContactMemory> memory(n + 1);
+        for (std::size_t k = 0; k <= n; ++k) memory[k] = ode.memory_at(x, k);
         if (settled) {
             // Open contacts still at δ > 0 relax freely to 0 (no force acts: the bodies fly on).
             std::vector<double> overlap(n + 1), v(n);
             for (std::size_t k = 0; k <= n; ++k) overlap[k] = ode.overlap(x, k);
             for (std::size_t i = 0; i < n; ++i) v[i] = x[ode.v0() + i] * V;
-            const FreeRelease release = free_release(bodies, overlap, v.data());
+            const FreeRelease release = free_release(bodies, overlap, v.data(), &memory);
             if (release.delay > 0) {
                 const double delay = release.delay / T;
                 for (std::size_t k = 0; k <= n; ++k) x[k] += delay * bodies.overlap_rate(k, &x[ode.v0()]);
@@ -168,6 +239,12 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
                 t_hat += delay;
             }
         }
+        // The hysteresis loss so far (memories as reached); then each memory as the final overlap
+        // leaves it (cleared once separated: its loss stays counted).
+        const double hysteresis = ode.hysteresis(x);
+        for (std::size_t k = 0; k <= n; ++k)
+            if (ode.hysteretic(k)) memory[k] = remember(bodies.links[k].law, memory[k], ode.overlap(x, k));
+        run.memory = memory;
         run.end_time = t_hat * T;
         run.settled = settled;
         run.at_horizon = at_horizon;
@@ -180,7 +257,7 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
         }
         run.acting = acting;
         // (a quadrature of a power >= 0; Dormand-Prince's one negative weight can leave -1e-45)
-        run.dissipated = std::max(0.0, x[ode.d0()] * ode.M() * V * V);
+        run.dissipated = std::max(0.0, x[ode.d0()] * ode.M() * V * V) + hysteresis;
         record_samples_until([&](double, State& s) { s = x; }, t_hat);
         return result;
     };
@@ -189,7 +266,9 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
         for (std::size_t k = 0; k <= n; ++k) overlap[k] = ode.overlap(x, k);
         std::vector<double> v(n);
         for (std::size_t i = 0; i < n; ++i) v[i] = x[ode.v0() + i] * V;
-        return rigid_bodies_settled(bodies, overlap, acting, v.data(), t_hat * T);
+        std::vector<ContactMemory> memory(n + 1);
+        for (std::size_t k = 0; k <= n; ++k) memory[k] = ode.branch_memory(k);
+        return rigid_bodies_settled(bodies, overlap, acting, v.data(), t_hat * T, &memory);
     };
 
     double t = 0;
@@ -201,14 +280,15 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
     double dt = 1e-2;
     dense.initialize(x, t, dt);
     const auto system = [&ode](const State& y, State& dydt, double tt) { ode(y, dydt, tt); };
-    const std::size_t max_events = options.max_events;
+    const std::size_t max_events = options.max_events, max_steps = rigid_body_step_cap(options);
     State s(x.size());
-    std::vector<double> g_prev(n + 1), g(n + 1);
+    std::vector<double> g_prev(n + 1), g(n + 1), second_prev(n + 1), second_now(n + 1);
     for (;;) {
-        if (result.steps >= max_rigid_body_steps)
+        if (result.steps >= max_steps)
             throw SolverLimitExceeded(fmt::format("the rigid-body chain took more than {} integration steps by t = {:g} s "
-                                                  "without settling (bounded work): set [solver] end_time",
-                                                  max_rigid_body_steps, t * T));
+                                                  "without settling (bounded work): raise [solver] max_work or set [solver] "
+                                                  "end_time",
+                                                  max_steps, t * T));
         const auto [t_old, t_step] = dense.do_step(system);
         ++result.steps;
         if (options.progress && result.steps % 100000 == 0) options.progress(t_step * T, result.steps);
@@ -216,15 +296,29 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
         // Where does a link first change branch in (t_old, t_new]? Look at samples, then bisect.
         const State& x_old = dense.previous_state();
         for (std::size_t k = 0; k <= n; ++k) g_prev[k] = ode.has_events(k) ? ode.event_value(x_old, k) : 0;
+        for (std::size_t k = 0; k <= n; ++k) second_prev[k] = ode.second_value(x_old, k);
         // On the other branch now, and either it was not before or it is moving further in (a
         // switch restarted a rounding-sized distance on the wrong side must still be caught).
-        auto crossed = [&](std::size_t k, double before, double now) {
-            return acting[k] ? now < 0 && (before >= 0 || now < before) : now > 0 && (before <= 0 || now > before);
+        auto crosses = [](int sense, double before, double now) {
+            return sense < 0 ? now < 0 && (before >= 0 || now < before) : now > 0 && (before <= 0 || now > before);
+        };
+        auto crossed = [&](std::size_t k, double before, double now) { return crosses(acting[k] ? -1 : +1, before, now); };
+        auto second_crossed = [&](std::size_t k, double before, double now) {
+            const int sense = ode.second_sense(k);
+            return sense != 0 && crosses(sense, before, now);
         };
         auto any_crossed = [&](const State& at) {
-            for (std::size_t k = 0; k <= n; ++k)
+            for (std::size_t k = 0; k <= n; ++k) {
                 if (ode.has_events(k) && crossed(k, g_prev[k], ode.event_value(at, k))) return true;
+                if (second_crossed(k, second_prev[k], ode.second_value(at, k))) return true;
+            }
             return false;
+        };
+        auto keep_values = [&](const State& at) {
+            for (std::size_t k = 0; k <= n; ++k) {
+                if (ode.has_events(k)) g_prev[k] = ode.event_value(at, k);
+                second_prev[k] = ode.second_value(at, k);
+            }
         };
         double a = t_old, b = t_new;
         bool event = false;
@@ -236,8 +330,7 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
                 b = tj;
             } else {
                 a = tj;
-                for (std::size_t k = 0; k <= n; ++k)
-                    if (ode.has_events(k)) g_prev[k] = ode.event_value(s, k);
+                keep_values(s);
             }
         }
         if (!event && t_new == t_step && !(horizon && t_new >= *horizon)) {
@@ -259,12 +352,12 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
                     b = m;
                 } else {
                     a = m;
-                    for (std::size_t k = 0; k <= n; ++k)
-                        if (ode.has_events(k)) g_prev[k] = ode.event_value(s, k);
+                    keep_values(s);
                 }
             }
             dense.calc_state(b, s);
             for (std::size_t k = 0; k <= n; ++k) g[k] = ode.has_events(k) ? ode.event_value(s, k) : 0;
+            for (std::size_t k = 0; k <= n; ++k) second_now[k] = ode.second_value(s, k);
         }
         record_samples_until([&](double tt, State& out) { dense.calc_state(tt, out); }, b);
         // Redo the integration from the step's start to b: no accepted step spans the kink.
@@ -278,11 +371,37 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
             throw SolverLimitExceeded(fmt::format("the rigid-body chain needed more than max_events = {} contact events "
                                                   "by t = {:g} s (bounded work): raise [solver] max_events or set end_time",
                                                   max_events, t * T));
+        std::vector<char>& unloading = ode.unloading();
         for (std::size_t k = 0; k <= n; ++k) {
-            if (!ode.has_events(k) || !crossed(k, g_prev[k], g[k])) continue;
-            if (acting[k]) run.intervals[k].push_back({closed_since[k], t * T});
-            else closed_since[k] = t * T;
-            acting[k] = !acting[k];
+            if (!ode.has_events(k)) continue;
+            const ContactLaw& law = bodies.links[k].law;
+            const double d = ode.overlap(x, k);
+            if (crossed(k, g_prev[k], g[k])) {
+                if (acting[k]) run.intervals[k].push_back({closed_since[k], t * T});
+                else if (!run.intervals[k].empty() && t * T - run.intervals[k].back().end <= 1e-12 * T)
+                    // Re-closed a rounding-sized time (1e-12 of the links' time scale) after it opened:
+                    // a touching contact at a rounding-sized force (at rest ahead of the wave) flickers
+                    // there. One interval, not two end to end.
+                    closed_since[k] = run.intervals[k].back().start, run.intervals[k].pop_back();
+                else
+                    closed_since[k] = t * T;
+                if (ode.hysteretic(k)) {
+                    // Opening: the memory keeps the peak reached; closing: below δ_m it re-loads on
+                    // the unloading branch.
+                    if (acting[k]) ode.set_memory(k, ode.memory_at(x, k));
+                    unloading[k] = !acting[k] && d < ode.memory_at(x, k).max_overlap;
+                }
+                acting[k] = !acting[k];
+            } else if (second_crossed(k, second_prev[k], second_now[k])) {
+                if (!acting[k]) {
+                    ode.set_memory(k, {});  // separated: forgets (its loss stays counted)
+                } else if (!unloading[k]) {
+                    ode.set_memory(k, remember(law, ode.memory_at(x, k), d));  // maximum compression: δ_m = δ
+                    unloading[k] = 1;
+                } else {
+                    unloading[k] = 0;  // past δ_m: loading again
+                }
+            }
         }
         if (event_forces) record_forces(x, t);
         if (settled_now(t)) return finish(t, true, false);

@@ -6,10 +6,16 @@
 // force is implicit in the closing half kick (fixed-point iterations). While no link acts the bodies fly freely and the run jumps to
 // the next closing exactly.
 //
+// Restitution e < 1 (docs/physics.md §9.7): each contact carries its ContactMemory as the grids'
+// junctions do (contact_law.cpp's integrate_junction): held over a step, so the branch it selects
+// acts there, and updated with remember() at the step's end, where the growth of hysteresis_loss()
+// is added to the dissipated energy. The peak is then the largest overlap at a step's end: its error
+// is second order in h, as the scheme's.
+//
 // Error estimate: runs at h, h/2 and h/4; the larger of the two pairs' differences carried to the
 // finest run at order 1 (cautious: the scheme is second order once converging), times 2.5. h
 // starts at T sqrt(accuracy) / 2 (T the links' shortest time scale, at most T/20) and halves until
-// the estimate meets the target or the work limit (max_rigid_body_steps per run) is reached.
+// the estimate meets the target or the work limit (max_work steps per run, at most max_rigid_body_steps) is reached.
 #include "solvers/shared/rigid_bodies.hpp"
 
 #include <fmt/format.h>
@@ -37,6 +43,7 @@ VerletResult verlet(const RigidBodies& bodies, const SolverOptions& options, dou
         impulse(n + 1, 0.0);
     for (std::size_t k = 0; k <= n; ++k) d[k] = links[k].initial_overlap;
     std::vector<char> acting(n + 1, 0);
+    std::vector<ContactMemory> memory(n + 1);
     const bool damped = std::any_of(links.begin(), links.end(), [](const BodyLink& l) { return l.law.damping > 0; });
     std::vector<double> closed_since(n + 1, 0);
     double dissipated = 0, t = 0;
@@ -56,16 +63,18 @@ VerletResult verlet(const RigidBodies& bodies, const SolverOptions& options, dou
                 case BodyLink::Kind::free: out[k] = 0; break;
                 case BodyLink::Kind::attached: out[k] = contact_force(links[k].law, overlap[k], r); break;
                 case BodyLink::Kind::contact:
-                    out[k] = acting[k] ? std::max(0.0, continued_force(links[k].law, overlap[k], r)) : 0.0;
+                    out[k] = acting[k] ? std::max(0.0, continued_force(links[k].law, overlap[k], r, memory[k])) : 0.0;
                     break;
             }
         }
     };
     // Which side of its switch contact k is on: acting, its continued force; open, δ (or, at δ > 0,
     // the force it would carry). crossed(): the state at the step's end is on the other branch.
+    // With a memory (e < 1) an open contact re-closes at δ_r on its unloading branch.
     auto branch_value = [&](std::size_t k, double overlap, double r) {
-        if (acting[k] || overlap > 0) return continued_force(links[k].law, overlap, r);
-        return overlap;
+        const double dr = residual_overlap(links[k].law, memory[k]);
+        if (acting[k] || overlap > dr) return continued_force(links[k].law, overlap, r, memory[k]);
+        return overlap - dr;
     };
     auto crossed = [&](std::size_t k, const std::vector<double>& overlap, const std::vector<double>& vel) {
         const double g = branch_value(k, overlap[k], bodies.overlap_rate(k, vel.data()));
@@ -90,7 +99,7 @@ VerletResult verlet(const RigidBodies& bodies, const SolverOptions& options, dou
             if (links[k].kind == BodyLink::Kind::free) continue;
             const double r = bodies.overlap_rate(k, vel.data());
             if (force[k] != 0) p += links[k].law.damping * r * r;
-            else if (links[k].kind == BodyLink::Kind::contact) p += open_release_power(links[k].law, overlap[k], r);
+            else if (links[k].kind == BodyLink::Kind::contact) p += open_release_power(links[k].law, overlap[k], r, memory[k]);
         }
         return p;
     };
@@ -103,8 +112,10 @@ VerletResult verlet(const RigidBodies& bodies, const SolverOptions& options, dou
     };
     auto finish = [&](bool settled, bool at_horizon) {
         if (settled) {  // open contacts still at δ > 0 relax freely to 0
-            const FreeRelease release = free_release(bodies, d, v.data());
+            const FreeRelease release = free_release(bodies, d, v.data(), &memory);
             for (std::size_t k = 0; k <= n; ++k) d[k] += release.delay * bodies.overlap_rate(k, v.data());
+            for (std::size_t k = 0; k <= n; ++k)
+                if (links[k].kind == BodyLink::Kind::contact) memory[k] = remember(links[k].law, memory[k], d[k]);
             dissipated += release.energy;
             t += release.delay;
         }
@@ -115,6 +126,7 @@ VerletResult verlet(const RigidBodies& bodies, const SolverOptions& options, dou
         run.overlap = d;
         run.impulse = impulse;
         run.dissipated = dissipated;
+        run.memory = memory;
         run.acting = acting;
         for (std::size_t k = 0; k <= n; ++k)
             if (acting[k] && links[k].kind == BodyLink::Kind::contact) run.intervals[k].push_back({closed_since[k], t});
@@ -132,10 +144,11 @@ VerletResult verlet(const RigidBodies& bodies, const SolverOptions& options, dou
     sample(0, f);
     const double horizon = options.end_time.value_or(inf);
     if (bodies.velocity_scale == 0) return finish(true, false);
+    const std::size_t max_steps = rigid_body_step_cap(options);
     for (;;) {
         bool any = false;
         for (std::size_t k = 0; k <= n; ++k) any = any || (acting[k] && links[k].kind == BodyLink::Kind::contact);
-        if (rigid_bodies_settled(bodies, d, acting, v.data(), t)) return finish(true, false);
+        if (rigid_bodies_settled(bodies, d, acting, v.data(), t, &memory)) return finish(true, false);
         if (!any && !bodies.has_attached_end()) {
             // Free flight: every body moves at its velocity until the next closing, reached exactly.
             double jump = inf;
@@ -143,7 +156,9 @@ VerletResult verlet(const RigidBodies& bodies, const SolverOptions& options, dou
             for (std::size_t k = 0; k <= n; ++k) {
                 const double r = bodies.overlap_rate(k, v.data());
                 if (links[k].kind != BodyLink::Kind::contact || r <= 0) continue;
-                const double wait = d[k] >= 0 ? 0.0 : -d[k] / r;
+                // (remembering, e < 1: it re-closes at δ_r)
+                const double dr = residual_overlap(links[k].law, memory[k]);
+                const double wait = d[k] >= dr ? 0.0 : (dr - d[k]) / r;
                 if (wait < jump) jump = wait, closing = k;
             }
             jump = std::min(jump, horizon - t);
@@ -152,13 +167,16 @@ VerletResult verlet(const RigidBodies& bodies, const SolverOptions& options, dou
             for (std::size_t k = 0; k <= n; ++k) d[k] += jump * bodies.overlap_rate(k, v.data());
             t += jump;
             if (t >= horizon) return finish(false, true);
-            d[closing] = std::max(d[closing], 0.0);
+            d[closing] = std::max(d[closing], residual_overlap(links[closing].law, memory[closing]));
+            for (std::size_t k = 0; k <= n; ++k)  // a contact that separated in flight forgets
+                if (links[k].kind == BodyLink::Kind::contact && d[k] <= 0) memory[k] = {};
         }
         if (t >= horizon) return finish(false, true);
-        if (++result.steps > max_rigid_body_steps)
+        if (++result.steps > max_steps)
             throw SolverLimitExceeded(fmt::format("velocity Verlet took more than {} steps of {:g} s by t = {:g} s without "
-                                                  "settling (bounded work): ask for less accuracy or set [solver] end_time",
-                                                  max_rigid_body_steps, h, t));
+                                                  "settling (bounded work): ask for less accuracy, raise [solver] max_work "
+                                                  "or set [solver] end_time",
+                                                  max_steps, h, t));
         if (options.progress && result.steps % 1000000 == 0) options.progress(t, result.steps);
         // A step with the branches held; if a contact changes branch inside it, the step is cut at
         // the crossing (linear interpolation of δ, or of the force continued past 0) and taken
@@ -186,9 +204,10 @@ VerletResult verlet(const RigidBodies& bodies, const SolverOptions& options, dou
                 if (links[k].kind != BodyLink::Kind::contact || !crossed(k, dn, vn)) continue;
                 // A closing from a gap is placed where δ reaches 0 (the branch value jumps there to
                 // c δ' with a dashpot: interpolating across that jump would put it a step early).
-                const bool from_gap = !acting[k] && d[k] <= 0;
-                const double g0 = from_gap ? d[k] : branch_value(k, d[k], bodies.overlap_rate(k, v.data()));
-                const double g1 = from_gap ? dn[k] : branch_value(k, dn[k], bodies.overlap_rate(k, vn.data()));
+                const double dr = residual_overlap(links[k].law, memory[k]);
+                const bool from_gap = !acting[k] && d[k] <= dr;
+                const double g0 = from_gap ? d[k] - dr : branch_value(k, d[k], bodies.overlap_rate(k, v.data()));
+                const double g1 = from_gap ? dn[k] - dr : branch_value(k, dn[k], bodies.overlap_rate(k, vn.data()));
                 const double a = g0 != g1 ? std::clamp(g0 / (g0 - g1), 0.0, 1.0) : 1.0;
                 if (k_first < 0 || a < first) first = a, k_first = static_cast<std::ptrdiff_t>(k);
             }
@@ -221,6 +240,13 @@ VerletResult verlet(const RigidBodies& bodies, const SolverOptions& options, dou
         }
         d = dn;
         v = vn;
+        for (std::size_t k = 0; k <= n; ++k) {  // the memories (e < 1) at the step's end; the loss grows with δ_m
+            if (links[k].kind != BodyLink::Kind::contact || links[k].law.restitution >= 1) continue;
+            const ContactMemory after = remember(links[k].law, memory[k], d[k]);
+            if (after.max_overlap > memory[k].max_overlap)
+                dissipated += hysteresis_loss(links[k].law, after) - hysteresis_loss(links[k].law, memory[k]);
+            memory[k] = after;
+        }
         forces(d, v, f);  // the next step's leading force, at the full-step velocity
     }
 }

@@ -16,24 +16,6 @@ namespace rodcollide {
 
 bool rigid_bodies_only(const Chain& chain) { return chain.elements().empty(); }
 
-std::string rigid_bodies_refusal(const Chain& chain) {
-    // Restitution's unloading branch (contact_law.hpp, docs/physics.md §9.7) needs a memory per
-    // contact and a max-compression event that neither ODE path carries yet: refused rather than
-    // run as if e were 1 (finite differences carry it in chains with rods).
-    const RigidBodies bodies(chain);
-    const std::size_t n = bodies.bodies();
-    for (std::size_t k = 0; k <= n; ++k)
-        if (bodies.links[k].kind == BodyLink::Kind::contact && bodies.links[k].law.restitution < 1)
-            return fmt::format("{} = {:g} < 1 in a chain of rigid bodies only is not carried yet (issue 24: its ODE "
-                               "solvers lack the unloading branch); give restitution = 1, or put a rod in the chain "
-                               "(finite differences carry restitution there)",
-                               k == 0   ? std::string("left.restitution")
-                               : k == n ? std::string("right.restitution")
-                                        : fmt::format("rod[{}].restitution", k),
-                               bodies.links[k].law.restitution);
-    return {};
-}
-
 namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
@@ -94,8 +76,27 @@ double continued_force(const ContactLaw& law, double overlap, double overlap_rat
     return (overlap < 0 ? -elastic : elastic) + law.damping * overlap_rate;
 }
 
+double continued_force(const ContactLaw& law, double overlap, double overlap_rate, const ContactMemory& memory) {
+    if (law.bilateral || law.restitution >= 1 || overlap >= memory.max_overlap)
+        return continued_force(law, overlap, overlap_rate);
+    // The unloading branch of contact_law.cpp (the one place of the law), continued smoothly past
+    // its zero at δ_r for an integrator inside the branch (its opening is an event there).
+    const double dr = residual_overlap(law, memory);
+    const double elastic =
+        overlap >= dr ? elastic_force(law, overlap, memory) : -elastic_force(law, 2 * dr - overlap, memory);
+    return elastic + law.damping * overlap_rate;
+}
+
+namespace {
+const ContactMemory& memory_of(const std::vector<ContactMemory>* memory, std::size_t k) {
+    static const ContactMemory none;
+    return memory ? (*memory)[k] : none;
+}
+}  // namespace
+
 bool rigid_bodies_settled(const RigidBodies& bodies, const std::vector<double>& overlap,
-                          const std::vector<char>& acting, const double* velocity, double t) {
+                          const std::vector<char>& acting, const double* velocity, double t,
+                          const std::vector<ContactMemory>* memory) {
     if (bodies.has_attached_end()) return false;
     const double velocity_tolerance = 1e-10 * bodies.velocity_scale;  // contact_tolerances()'s
     for (std::size_t k = 0; k < bodies.links.size(); ++k) {
@@ -103,7 +104,8 @@ bool rigid_bodies_settled(const RigidBodies& bodies, const std::vector<double>& 
         const double rate = bodies.overlap_rate(k, velocity);
         // Acting at a rounding-sized force, at a rounding-sized relative velocity: the pair moves as
         // one for ever. (Separating faster, it opens at its own event.)
-        if (acting[k] && (std::abs(continued_force(bodies.links[k].law, overlap[k], rate)) > bodies.force_tolerance ||
+        if (acting[k] && (std::abs(continued_force(bodies.links[k].law, overlap[k], rate, memory_of(memory, k))) >
+                              bodies.force_tolerance ||
                           std::abs(rate) > velocity_tolerance))
             return false;
         // A rigid body does not vibrate: no excursion, so only the gap and the mean velocities count.
@@ -121,7 +123,9 @@ double energy_defect_error(const RigidBodies& bodies, const RigidBodiesRun& run)
         final_energy += 0.5 * bodies.mass[i] * run.velocity[i] * run.velocity[i];
     }
     for (std::size_t k = 0; k < bodies.links.size(); ++k)
-        if (bodies.links[k].kind != BodyLink::Kind::free) final_energy += contact_energy(bodies.links[k].law, run.overlap[k]);
+        if (bodies.links[k].kind != BodyLink::Kind::free)
+            final_energy += run.memory.empty() ? contact_energy(bodies.links[k].law, run.overlap[k])
+                                               : contact_energy(bodies.links[k].law, run.overlap[k], run.memory[k]);
     const double scale = std::max(initial, final_energy);
     if (!(final_energy > initial) || !(scale > 0)) return 0;
     const double created = (final_energy - initial) / scale;
@@ -135,13 +139,21 @@ double open_release_power(const ContactLaw& law, double overlap, double overlap_
     return -contact_force(law, overlap, 0) * overlap_rate;
 }
 
-FreeRelease free_release(const RigidBodies& bodies, const std::vector<double>& overlap, const double* velocity) {
+double open_release_power(const ContactLaw& law, double overlap, double overlap_rate, const ContactMemory& memory) {
+    if (law.bilateral || law.restitution >= 1) return open_release_power(law, overlap, overlap_rate);
+    if (overlap <= residual_overlap(law, memory)) return 0;
+    return -elastic_force(law, overlap, memory) * overlap_rate;
+}
+
+FreeRelease free_release(const RigidBodies& bodies, const std::vector<double>& overlap, const double* velocity,
+                         const std::vector<ContactMemory>* memory) {
     FreeRelease r;
     for (std::size_t k = 0; k < bodies.links.size(); ++k) {
         if (bodies.links[k].kind != BodyLink::Kind::contact || overlap[k] <= 0) continue;
         const double rate = bodies.overlap_rate(k, velocity);  // < 0: settled means not approaching
         if (rate < 0) r.delay = std::max(r.delay, overlap[k] / -rate);
-        r.energy += contact_energy(bodies.links[k].law, overlap[k]);
+        r.energy += memory ? contact_energy(bodies.links[k].law, overlap[k], (*memory)[k])
+                           : contact_energy(bodies.links[k].law, overlap[k]);
     }
     return r;
 }
@@ -174,7 +186,8 @@ Outcome rigid_bodies_outcome(const Chain& chain, const RigidBodies& bodies, Rigi
     for (std::size_t i = 0; i < n; ++i) report.rods.push_back({bodies.mass[i] * run.velocity[i], 0.0});
     for (std::size_t k = 0; k <= n; ++k)
         if (bodies.links[k].kind != BodyLink::Kind::free)
-            report.contact_energy += contact_energy(bodies.links[k].law, run.overlap[k]);
+            report.contact_energy += run.memory.empty() ? contact_energy(bodies.links[k].law, run.overlap[k])
+                                                        : contact_energy(bodies.links[k].law, run.overlap[k], run.memory[k]);
     report.dissipated = run.dissipated;
     const double scale = bodies.velocity_scale;
     report.velocity_error_bound = run.velocity_error_bound;

@@ -10,6 +10,7 @@
 #include "rodcollide/outcome.hpp"
 #include "rodcollide/solver_options.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -18,8 +19,6 @@ namespace rodcollide {
 
 /// Whether `chain` is a chain of rigid bodies only (no rod: no element to carry waves).
 bool rigid_bodies_only(const Chain& chain);
-/// Why the rigid-body paths cannot solve `chain` yet (restitution < 1 on a contact), or "".
-std::string rigid_bodies_refusal(const Chain& chain);
 
 /// What joins body k - 1 to body k: link 0 is the left end, link n the right end (n bodies).
 struct BodyLink {
@@ -65,18 +64,28 @@ struct RigidBodies {
 /// contact_force() itself). Where the law acts this is contact_force(); the solvers switch a link
 /// on and off at the events where it crosses 0.
 double continued_force(const ContactLaw& law, double overlap, double overlap_rate);
+/// The same on the branch `memory` selects (restitution e < 1, docs/physics.md §9.7): where δ < δ_m
+/// the unloading branch elastic_force(), continued below δ_r by its odd reflection about δ_r
+/// (-elastic_force(2 δ_r - δ)), plus c δ'; at δ >= δ_m, an empty memory or e = 1,
+/// continued_force() above (the same numbers).
+double continued_force(const ContactLaw& law, double overlap, double overlap_rate, const ContactMemory& memory);
 
 /// The settling rule of docs/physics.md §2.4 for rigid bodies (contact_release_time() with no
 /// excursion: a rigid body has no vibration): true when no link acts (beyond force_tolerance), no
 /// end is attached, and no link whose gap can close is approaching. `acting[k]` says whether link k carries force.
+/// `memory` (per link, may be null: all empty) selects each acting contact's branch (restitution).
 bool rigid_bodies_settled(const RigidBodies& bodies, const std::vector<double>& overlap,
-                          const std::vector<char>& acting, const double* velocity, double t);
+                          const std::vector<char>& acting, const double* velocity, double t,
+                          const std::vector<ContactMemory>* memory = nullptr);
 
 /// The elastic energy an open contact releases per unit time while its overlap is still > 0 (its
 /// force clamped at 0: a dashpot's contact that opened before δ reached 0) [W]: -k δ^p δ', which
 /// the solvers count as dissipated, so that contact_energy() (k δ^(p+1)/(p+1) for δ > 0, acting or
 /// not) and the balance agree. 0 for a link that acts or has δ <= 0.
 double open_release_power(const ContactLaw& law, double overlap, double overlap_rate);
+/// The same with restitution (§9.7): what contact_energy(law, δ, memory) releases, -elastic_force(δ)
+/// δ' above δ_r (0 at or below it); open_release_power() above for e = 1.
+double open_release_power(const ContactLaw& law, double overlap, double overlap_rate, const ContactMemory& memory);
 
 /// Once nothing acts and nothing approaches (rigid_bodies_settled()), open contacts still at δ > 0
 /// relax freely to 0: after `delay` [s] (the last of them), having released `energy` [J].
@@ -84,7 +93,9 @@ struct FreeRelease {
     double delay = 0;
     double energy = 0;
 };
-FreeRelease free_release(const RigidBodies& bodies, const std::vector<double>& overlap, const double* velocity);
+/// `memory` (per link, may be null): the recoverable energy contact_energy(law, δ, memory) is released.
+FreeRelease free_release(const RigidBodies& bodies, const std::vector<double>& overlap, const double* velocity,
+                         const std::vector<ContactMemory>* memory = nullptr);
 
 /// What a solver hands rigid_bodies_outcome().
 struct RigidBodiesRun {
@@ -95,7 +106,10 @@ struct RigidBodiesRun {
     std::vector<double> overlap;    ///< per link, at end_time
     std::vector<char> acting;       ///< per link, at end_time
     std::vector<double> impulse;    ///< per link: ∫ F dt [N s], F >= 0 compressive
-    double dissipated = 0;          ///< dashpot work (and hysteresis) up to end_time [J]
+    /// per link: the contact's memory at end_time, remembered up to its overlap (restitution e < 1,
+    /// docs/physics.md §9.7; empty for e = 1): energy.contact is contact_energy(law, δ, memory)
+    std::vector<ContactMemory> memory;
+    double dissipated = 0;          ///< dashpot work and hysteresis loss up to end_time [J]
     std::vector<std::vector<Interval>> intervals;  ///< per link: while it carried force
     std::vector<ForceHistory> forces;              ///< per link: N = -F at the sample and event times
     double velocity_error_bound = 0;  ///< [m/s]
@@ -125,6 +139,11 @@ void check_rigid_bodies_options(const Chain& chain, const SolverOptions& options
 
 /// Bounded work of the rigid-body solvers: at most this many integration steps per run.
 inline constexpr std::size_t max_rigid_body_steps = 20'000'000;
+/// The steps one run of a rigid-body path may take: max_rigid_body_steps, or [solver] max_work if
+/// smaller (the budget a user, or the fuzzer, sets for every integrating path).
+inline std::size_t rigid_body_step_cap(const SolverOptions& options) {
+    return std::min(max_rigid_body_steps, options.max_work);
+}
 
 /// The exact solver of a rigid-body chain (src/solvers/exact/rigid_body_ode.cpp): Boost.Odeint's
 /// Dormand-Prince 5(4) with dense output, restarted at every event, its error bound from a second

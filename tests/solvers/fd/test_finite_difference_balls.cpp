@@ -20,16 +20,9 @@ using rodcollide::testing::make_rod;
 
 namespace {
 
+/// A ball, its material first (the shared builder with e = 1).
 Rod ball(double radius, double density, double modulus, double nu, double velocity, double gap = 0) {
-    Rod r;
-    r.kind = RodKind::ball;
-    r.radius = radius;
-    r.density = density;
-    r.youngs_modulus = modulus;
-    r.poisson_ratio = nu;
-    r.velocity = velocity;
-    r.gap = gap;
-    return r;
+    return rodcollide::testing::make_ball(radius, velocity, gap, 1, density, modulus, nu);
 }
 
 /// Hertz's k between a ball (R, E, nu) and a flat elastic end (E2, nu2), written out here from
@@ -50,6 +43,19 @@ void check_energy_balance(const Outcome& out) {
     const EnergyBalance& e = out.energy;
     CHECK(std::abs(e.supplied() - e.accounted()) <= 1e-10 * e.scale());
     CHECK(e.dropped >= -1e-10 * e.scale());
+}
+
+/// One contact stepped on a 400-cell grid until `until` [s], when it must be open: the energy
+/// dissipated, and in `peak` the largest energy the contacts stored at a step's end [J].
+double stepped_loss(const Chain& chain, double until, double& peak) {
+    StaggeredGrid grid(chain, choose_grid(chain, 400));
+    peak = 0;
+    while (grid.time() < until) {
+        grid.step();
+        peak = std::max(peak, grid.contact_energy());
+    }
+    CHECK(grid.contact_energy() == 0);  // open
+    return grid.dissipated();
 }
 
 }  // namespace
@@ -170,17 +176,8 @@ TEST_CASE("FD balls: restitution e on a ball-rod contact dissipates (1 - e^2) of
         bar.restitution = e;
         return Chain({ball(R, rho, E, nu, V), bar});
     };
-    const auto run = [&](double e, double& peak) {
-        const Chain chain = chain_with(e);
-        StaggeredGrid grid(chain, choose_grid(chain, 400));
-        peak = 0;
-        while (grid.time() < 150e-6) {  // the contact is over, the reflection not back (387 us)
-            grid.step();
-            peak = std::max(peak, grid.contact_energy());
-        }
-        CHECK(grid.contact_energy() == 0);  // open
-        return grid.dissipated();
-    };
+    // Until the contact is over, the reflection not back (387 us).
+    const auto run = [&](double e, double& peak) { return stepped_loss(chain_with(e), 150e-6, peak); };
     double elastic_peak = 0, unused = 0;
     CHECK(run(1, elastic_peak) == 0);
     REQUIRE(elastic_peak > 0);
@@ -214,9 +211,11 @@ TEST_CASE("FD balls: restitution on rounded rod ends and balls balances energy o
     std::mt19937 rng(2425);
     std::uniform_real_distribution<double> radius(0.1, 0.4), rho(0.5, 3), modulus(50, 400), nu(0.1, 0.45), vel(-1, 1),
         gap(0, 0.1), e(0.3, 1);
-    // Two trials: the third draw of this seed ran for minutes without settling (not yet understood:
-    // repeated impacts of a ball between two rods with e < 1?), left out and reported.
-    for (int trial = 0; trial < 2; ++trial) {
+    // Three trials. The third (a light ball squeezed between two soft rods for about 6 time units, both
+    // contacts unloading to δ_r together) once never returned: the lumped node's kink halving went
+    // below rounding, where a half substep no longer moves the state, and took 2^40 substeps
+    // (lumped_node.cpp now stops halving there).
+    for (int trial = 0; trial < 3; ++trial) {
         INFO("trial " << trial);
         std::vector<Rod> rods = testing::random_chain(rng, 2).rods();
         rods[1].left_end_radius = radius(rng);
@@ -236,4 +235,76 @@ TEST_CASE("FD balls: restitution on rounded rod ends and balls balances energy o
         check_momentum_with_ends(out);
         check_energy_balance(out);
     }
+}
+
+TEST_CASE("FD balls: restitution e at a compliant wall dissipates (1 - e^2) of the peak stored energy",
+          "[fd][compliant][balls][restitution][ends]") {
+    // A steel rod (0.5 m, transit 96.7 us) with a rounded right end (R = 10 mm) strikes a rigid wall:
+    // Hertz's law with E* = E/(1 - nu^2), R* = R (docs/physics.md §9.8). The overlap rises
+    // monotonically (δ' = V - k δ^(3/2)/Z, time scale (Z/k)^(2/3) V^(-1/3) = 12 us) towards the
+    // plateau where the force is Z V, until the unloading wave from the rod's free far end returns
+    // at 2L/c = 193 us: that is the maximum compression, and the rod then leaves the wall. So the
+    // loading branch does not depend on e, and every e dissipates (1 - e^2) of the peak energy the
+    // elastic wall contact stores; the wall's junction is the grid's end junction (its own code
+    // path: StaggeredGrid's chain-end contact).
+    const double rho = 7850, E = 210e9, V = 1;
+    const auto chain_with = [&](double e) {
+        Rod bar = make_rod(0.5, V, 0, 1e-4, rho, E);
+        bar.right_end_radius = 0.01;
+        ChainEnds ends;
+        ends.right.kind = EndKind::wall;
+        ends.right.restitution = e;
+        return Chain({bar}, ends);
+    };
+    REQUIRE(chain_with(1).ends().right.contact_exponent == 1.5);  // Hertz, derived
+    // Until the rod has left the wall (2L/c = 193 us).
+    const auto run = [&](double e, double& peak) { return stepped_loss(chain_with(e), 400e-6, peak); };
+    double elastic_peak = 0, unused = 0;
+    CHECK(run(1, elastic_peak) == 0);
+    REQUIRE(elastic_peak > 0);
+    for (double e : {0.9, 0.5}) {
+        INFO("e = " << e);
+        const double lost = run(e, unused);
+        CHECK(lost / (1 - e * e) == Approx(elastic_peak).epsilon(1e-4));
+        const Outcome out = solve(chain_with(e), fd(400));
+        REQUIRE(out.settled);
+        CHECK(out.energy.dissipated == Approx(lost).epsilon(1e-9));
+        CHECK(out.energy.contact == 0);
+        check_momentum_with_ends(out);
+        check_energy_balance(out);
+        // The rod rebounds slower than it came, and slower the smaller e (the waves' share aside).
+        CHECK(out.rods[0].final_velocity < 0);
+        CHECK(-out.rods[0].final_velocity < V);
+    }
+    CHECK(-solve(chain_with(0.5), fd(400)).rods[0].final_velocity < -solve(chain_with(0.9), fd(400)).rods[0].final_velocity);
+}
+
+TEST_CASE("FD balls: a rod striking touching balls at rest ends, and agrees with the exact solver",
+          "[fd][compliant][balls]") {
+    // fuzz/regressions/fd_touching_balls_kink_cascade.toml: links that touch at rest close one after
+    // another as the force spreads, each overlap leaving 0 a little later than the last (1e-20,
+    // 1e-58, 1e-116 m); the lumped node's halving at kinks took each for a new kink and never ended
+    // (gigabytes under the fuzzer, hours here). A steel rod at 3 m/s on five touching steel balls
+    // (R = 1 cm), two of them strikers at 1 m/s.
+    const double rho = 7850, E = 210e9;
+    std::vector<Rod> rods{make_rod(0.1, 3, 0, 4.9087e-4, rho, E)};
+    for (double v : {1.0, 1.0, 0.0, 0.0, 0.0}) rods.push_back(ball(0.01, rho, E, 0.3, v));
+    const Chain chain(rods);
+    const Outcome grid = solve(chain, fd(200));
+    SolverOptions exact_options;
+    exact_options.method = Method::characteristics;
+    const Outcome exact = solve(chain, exact_options);
+    REQUIRE(grid.settled);
+    REQUIRE(exact.settled);
+    REQUIRE(grid.rods.size() == rods.size());
+    // Both states are far below the velocity scale (3 m/s): the comparison has teeth.
+    CHECK(grid.velocity_error_bound < 1e-4);
+    CHECK(exact.velocity_error_bound < 1e-8);
+    for (std::size_t i = 0; i < rods.size(); ++i) {
+        INFO("element " << i);
+        CHECK(std::abs(grid.rods[i].final_velocity - exact.rods[i].final_velocity) <=
+              grid.velocity_error_bound + exact.velocity_error_bound);
+    }
+    check_momentum_with_ends(grid);
+    check_energy_balance(grid);
 }

@@ -3,6 +3,7 @@
 // and the balances on seeded random chains with masses. Before a reflection returns the node sees
 // exactly what the closed forms assume (Courant 1), so the only error is RK4's (~1e-7 relative).
 #include "chain_builders.hpp"
+#include "closed_forms.hpp"
 #include "conservation.hpp"
 #include "rodcollide/solve.hpp"
 #include "solvers/fd/finite_difference.hpp"
@@ -16,20 +17,13 @@
 
 using namespace rodcollide;
 using rodcollide::testing::check_momentum_with_ends;
+using rodcollide::testing::make_mass;
 using rodcollide::testing::make_rod;
+using rodcollide::testing::mass_on_fixed_bar_force;
 
 namespace {
 
 constexpr double ode_accuracy = 1e-7;
-
-Rod mass(double m, double velocity, double gap = 0) {
-    Rod r;
-    r.kind = RodKind::mass;
-    r.rigid_mass = m;
-    r.velocity = velocity;
-    r.gap = gap;
-    return r;
-}
 
 }  // namespace
 
@@ -38,7 +32,7 @@ TEST_CASE("FD masses: a mass strikes a semi-infinite rod, F = Z V exp(-Z t / M),
     const double M = 2, V = 1, Z = 1;
     ChainEnds ends;
     ends.right.kind = EndKind::anechoic;
-    const Chain chain({mass(M, V), make_rod(1, 0)}, ends);
+    const Chain chain({make_mass(M, V), make_rod(1, 0)}, ends);
     const GridLayout layout = choose_grid(chain, 100);
     StaggeredGrid grid(chain, layout);
     const double dt = layout.time_step;
@@ -76,10 +70,9 @@ TEST_CASE("FD masses: a mass strikes a bar fixed at its far end (de Saint-Venant
     const double M = 4, V = 1, a = 0.25;
     ChainEnds ends;
     ends.right.kind = EndKind::fixed;
-    const Chain chain({mass(M, V), make_rod(1, 0)}, ends);
-    const auto closed = [&](double t, bool reflected) {
-        return !reflected ? V * std::exp(-a * t) : V * std::exp(-a * (t - 2)) * (2 + std::exp(-2 * a) - 2 * a * (t - 2));
-    };
+    const Chain chain({make_mass(M, V), make_rod(1, 0)}, ends);
+    REQUIRE(a == 1 / M);
+    const auto closed = [&](double t, bool reflected) { return mass_on_fixed_bar_force(t, M, 1, 1, V, reflected); };
     std::vector<double> worst_before, worst_after;
     for (const std::size_t cells : {100u, 400u}) {
         const GridLayout layout = choose_grid(chain, cells);
@@ -114,7 +107,7 @@ TEST_CASE("FD masses: a mass on a spring end oscillates at sqrt(k/M)", "[fd][com
     ChainEnds ends;
     ends.right.kind = EndKind::spring;
     ends.right.stiffness = k;
-    const Chain chain({make_rod(1, 0), mass(M, V, 10.0)}, ends);
+    const Chain chain({make_rod(1, 0), make_mass(M, V, 10.0)}, ends);
     const GridLayout layout = choose_grid(chain, 50);
     StaggeredGrid grid(chain, layout);
     const double dt = layout.time_step, omega = std::sqrt(k / M);
@@ -139,10 +132,10 @@ TEST_CASE("FD masses: seeded random chains with masses, cushions and gaps balanc
         std::vector<Rod> rods = testing::random_chain(rng, 3).rods();
         // A hammer in front (rigid or cushioned contact with the rod after it) and an anvil
         // between two rods through cushions.
-        rods.insert(rods.begin(), mass(m(rng), vel(rng) + 1));
+        rods.insert(rods.begin(), make_mass(m(rng), vel(rng) + 1));
         rods[1].gap = gap(rng);
         if (coin(rng) < 0.5) rods[1].contact_stiffness = stiffness(rng), rods[1].contact_damping = damping(rng);
-        Rod anvil = mass(m(rng), vel(rng), gap(rng));
+        Rod anvil = make_mass(m(rng), vel(rng), gap(rng));
         anvil.contact_stiffness = stiffness(rng);
         anvil.contact_exponent = coin(rng) < 0.5 ? 1.0 : 1.5;
         rods.insert(rods.begin() + 2, anvil);

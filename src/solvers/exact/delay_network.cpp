@@ -1,0 +1,605 @@
+// The window driver of the delay network (delay_network.hpp; docs/physics.md §9.10).
+#include "solvers/exact/delay_network.hpp"
+
+#include "solvers/exact/junction_node.hpp"
+#include "solvers/exact/wave_history.hpp"
+#include "solvers/shared/contact_record.hpp"
+#include "solvers/shared/outcome_builder.hpp"
+#include "solvers/shared/rigid_bodies.hpp"
+#include "solvers/shared/settling.hpp"
+
+#include <boost/numeric/odeint.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
+
+namespace rodcollide {
+
+bool delay_network_chain(const Chain& chain) { return chain.compliant() && !chain.elements().empty(); }
+
+std::string delay_network_refusal(const Chain& chain) {
+    const std::string use_fd = "use --method finite-difference ([solver] method = \"finite-difference\")";
+    if (chain.ends().load_at(ChainSide::left) || chain.ends().load_at(ChainSide::right))
+        return "the exact solver does not yet carry loads on a chain with compliant parts (docs/physics.md §9.10): " + use_fd;
+    for (std::size_t i = 0; i < chain.size(); ++i) {
+        if (!chain[i].segments.empty())
+            return fmt::format("rod[{}]: the exact solver does not yet carry rods of segments on a chain with compliant "
+                               "parts (docs/physics.md §9.10): {}", i, use_fd);
+        if (chain[i].contact_law().restitution < 1 && !chain[i].contact_law().rigid())
+            return fmt::format("rod[{}].restitution: the exact solver does not yet carry restitution < 1 on a chain "
+                               "with rods (docs/physics.md §9.10): {}", i, use_fd);
+        // A rigid contact between two rod ends that smooth waves reach opens and closes on the
+        // pieces' fitting noise; its events multiply until the work budget is spent (a 3-rod chain
+        // of one cushion and one rigid contact took 10^7 steps and 25 s to fail). Refused, not run
+        // into the budget, until the pieces are smooth enough (docs/physics.md §9.10, "Stall").
+        if (i > 0 && !chain[i].is_mass() && !chain[i - 1].is_mass() && chain[i].contact_law().rigid())
+            return fmt::format("rod[{}]: the exact solver does not yet carry a rigid contact between two rods on a "
+                               "chain with compliant parts (docs/physics.md §9.10); give it a contact_stiffness, or {}",
+                               i, use_fd);
+    }
+    for (ChainSide side : {ChainSide::left, ChainSide::right})
+        if (chain.ends()[side].kind == EndKind::wall && chain.ends()[side].restitution < 1 &&
+            !chain.ends()[side].contact_law().rigid())
+            return fmt::format("{}.restitution: the exact solver does not yet carry restitution < 1 on a chain with "
+                               "rods (docs/physics.md §9.10): {}", to_string(side), use_fd);
+    return "";
+}
+
+namespace {
+
+namespace odeint = boost::numeric::odeint;
+using State = std::vector<double>;
+using Dopri = odeint::runge_kutta_dopri5<State>;
+
+/// Below this step tolerance the pieces' fits work at rounding and tightening shows nothing more.
+constexpr double smallest_tolerance = 1e-13;
+/// Dense-output samples per step at which the event functions are looked at.
+constexpr int samples_per_step = 4;
+
+/// What a rod carries: the alpha its left end emitted and the beta its right end emitted.
+struct RodWaves {
+    WaveHistory alpha, beta;
+    double tau = 0, z = 0, mass = 0, length = 0, axial = 0, v0 = 0;
+    bool fixed = false;      // held at a chain end
+    bool anechoic = false;   // continued at a chain end
+};
+
+/// A node and its integration.
+struct NodeRun {
+    explicit NodeRun(JunctionNode n) : node(std::move(n)) {}
+    JunctionNode node;
+    State x, dxdt, weight;
+    std::vector<char> acting;
+    // Each link's impulse ∫F dt so far [N s]. The state's impulses restart at 0 every step, so that a
+    // step's increment, which shapes the emitted piece (the momentum correction), is exact to its own
+    // rounding rather than to that of the total (a short step would otherwise get ε I / h of noise).
+    std::vector<double> impulse;
+    double t = 0, dt = 0;
+    bool jump_next = true;  // the next emitted piece may start with a jump
+};
+
+struct Run {
+    std::vector<double> velocity;  // per chain element (rods p/m, masses u)
+    std::vector<RodState> rods;
+    double end_time = 0, contact_energy = 0, dissipated = 0;
+    bool settled = false, at_horizon = false;
+    EndReport left_end, right_end;
+    std::size_t steps = 0, events = 0;
+    std::array<ForceHistory, 2> attached_forces;
+    std::optional<ContactHistory> contacts;
+};
+
+class Network {
+public:
+    Network(const Chain& chain, const SolverOptions& options, double tol)
+        : chain_(chain), options_(options), tol_(tol), contacts_(chain), V_(chain.velocity_scale()),
+          tolerances_(contact_tolerances(chain)) {
+        window_ = chain.shortest_transit_time();
+        snap_ = 1e-12 * window_;
+        for (std::size_t i = 0; i < chain.size(); ++i) {
+            RodWaves w;
+            w.v0 = chain[i].velocity;
+            if (!chain[i].is_mass()) {
+                const Element& e = chain.elements()[chain.element_indices(i).front()];
+                w.tau = e.transit_time;
+                w.alpha = WaveHistory(w.v0, w.tau);
+                w.beta = WaveHistory(w.v0, w.tau);
+                w.z = e.impedance;
+                w.mass = e.mass;
+                w.length = e.length;
+                w.axial = e.axial_stiffness;
+            }
+            rods_.push_back(std::move(w));
+        }
+        if (chain.ends().left.kind == EndKind::fixed) rods_.front().fixed = true;
+        if (chain.ends().right.kind == EndKind::fixed) rods_.back().fixed = true;
+        if (chain.ends().left.kind == EndKind::anechoic) rods_.front().anechoic = true;
+        if (chain.ends().right.kind == EndKind::anechoic) rods_.back().anechoic = true;
+        if (options.force_samples)
+            for (std::size_t k = 0; k < contacts_.size(); ++k) contacts_[k].record_forces();
+        // One node per junction that is not inside a lumped group (a lumped junction's node holds
+        // the masses between its rods); junctions of the layout are at element ends.
+        for (std::size_t j = 0; j < chain.junctions().size(); ++j) {
+            NodeRun n{JunctionNode(chain, j, contacts_)};
+            n.x = n.node.initial_state();
+            const double ts = n.node.time_scale(V_ > 0 ? V_ : 1.0, window_);
+            n.dt = 0.01 * ts;
+            n.weight.assign(n.x.size(), 0.0);
+            const double vs = V_ > 0 ? V_ : 1.0;
+            double z = std::max(n.node.left().z, n.node.right().z);
+            double mmax = 0;
+            for (std::size_t k = 0; k < n.node.masses(); ++k) mmax = std::max(mmax, n.node.mass(k));
+            const double impulse = std::max(z * vs * ts, mmax * vs);
+            for (std::size_t i = 0; i < n.node.links().size(); ++i) {
+                n.weight[i] = vs * ts;
+                n.weight[n.node.i0() + i] = impulse;
+            }
+            for (std::size_t k = 0; k < n.node.masses(); ++k) n.weight[n.node.u0() + k] = vs;
+            n.weight[n.node.d0()] = n.weight[n.node.w0()] = impulse * vs;
+            const NodeArrivals a0 = arrivals(n.node, 0, false);
+            for (std::size_t i = 0; i < n.node.links().size(); ++i) n.acting.push_back(n.node.acts_initially(i, a0));
+            n.impulse.assign(n.node.links().size(), 0.0);
+            nodes_.push_back(std::move(n));
+        }
+    }
+
+    Run run() {
+        const std::optional<double> horizon = options_.end_time;
+        double T = 0;
+        if (V_ == 0) return finish(0, true, false);
+        // The settling proof (§2.4) holds only if no contact carries force before the release time:
+        // the bound is taken at the start of a force-free epoch and the run goes on to it; an event
+        // meanwhile (a contact closing) ends the epoch (SettlingWatch's rule).
+        std::optional<double> release;
+        std::size_t events_at_release = 0;
+        for (;;) {
+            double Tend = T + window_;
+            if (horizon) Tend = std::min(Tend, *horizon);
+            for (NodeRun& n : nodes_) advance(n, T, Tend);
+            T = Tend;
+            for (RodWaves& r : rods_) {
+                r.alpha.forget_before(T - r.tau - 2 * window_);
+                r.beta.forget_before(T - r.tau - 2 * window_);
+            }
+            if (horizon && T >= *horizon) return finish(T, false, true);
+            if (release && events_ != events_at_release) release.reset();
+            if (!release) {
+                const double settle = settle_time(T);
+                if (std::isfinite(settle)) release = settle, events_at_release = events_;
+            }
+            if (release && *release <= T) return finish(*release, true, false, T);
+        }
+    }
+
+private:
+    NodeArrivals arrivals(const JunctionNode& n, double t, bool left_limit) const {
+        NodeArrivals a;
+        if (n.left().rod >= 0) {
+            const RodWaves& r = rods_[static_cast<std::size_t>(n.left().rod)];
+            a.alpha = r.alpha.at(t - r.tau, left_limit);
+        }
+        if (n.right().rod >= 0) {
+            const RodWaves& r = rods_[static_cast<std::size_t>(n.right().rod)];
+            a.beta = r.beta.at(t - r.tau, left_limit);
+        }
+        return a;
+    }
+
+    void advance(NodeRun& n, double T, double Tend) {
+        std::vector<double> jumps, stops;
+        if (n.node.left().rod >= 0) {
+            const RodWaves& r = rods_[static_cast<std::size_t>(n.node.left().rod)];
+            std::vector<double> j;
+            r.alpha.jumps(T - r.tau - 2 * snap_, Tend - r.tau, j);
+            for (double t : j) jumps.push_back(t + r.tau);
+        }
+        if (n.node.right().rod >= 0) {
+            const RodWaves& r = rods_[static_cast<std::size_t>(n.node.right().rod)];
+            std::vector<double> j;
+            r.beta.jumps(T - r.tau - 2 * snap_, Tend - r.tau, j);
+            for (double t : j) jumps.push_back(t + r.tau);
+        }
+        std::sort(jumps.begin(), jumps.end());
+        // A jump at T itself: a rod whose transit time is the window's brings what the other end
+        // emitted from T on, which may not have been there when the last window looked (nodes run
+        // one after the other). The integration starts there anyway; what the node emits is flagged.
+        if (std::any_of(jumps.begin(), jumps.end(), [&](double t) { return std::abs(t - T) <= 2 * snap_; }))
+            n.jump_next = true;
+        for (double t : jumps)
+            if (t > T + snap_ && t < Tend - snap_ && (stops.empty() || t > stops.back() + snap_)) stops.push_back(t);
+        stops.push_back(Tend);
+        double a = T;
+        for (double b : stops) {
+            integrate(n, a, b);
+            a = b;
+            // An arrival jumps at b: what the node emits from b on may jump too.
+            if (b < Tend || std::any_of(jumps.begin(), jumps.end(), [&](double t) { return std::abs(t - Tend) <= snap_; }))
+                n.jump_next = true;
+        }
+    }
+
+    /// Integrates node n over [a, b], inside which its arrivals do not jump.
+    void integrate(NodeRun& n, double a, double b) {
+        const JunctionNode& node = n.node;
+        const double mid = 0.5 * (a + b);
+        const auto arrive = [&](double t) { return arrivals(node, t, t > mid); };
+        const auto system = [&](const State& y, State& dy, double t) { node.rhs(y.data(), dy.data(), arrive(t), n.acting); };
+        const std::size_t links = node.links().size();
+        n.dxdt.resize(n.x.size());
+        system(n.x, n.dxdt, n.t);
+        Dopri stepper;
+        State xn(n.x.size()), dxn(n.x.size()), err(n.x.size()), s(n.x.size());
+        std::vector<double> g_prev(links), g(links);
+        std::optional<double> forced;        // a step redone to end at an event
+        std::vector<char> toggles(links, 0);  // the links that switch there
+        bool has_events = false;
+        for (const NodeLink& l : node.links()) has_events = has_events || l.unilateral();
+        while (n.t < b) {
+            if (++steps_ > options_.max_work)
+                throw SolverLimitExceeded(fmt::format(
+                    "the exact solver's delay network took more than max_work = {} integration steps by t = {:g} s "
+                    "(bounded work): raise [solver] max_work or set end_time",
+                    options_.max_work, n.t));
+            double t_new = forced ? *forced : std::min(n.t + n.dt, b);
+            if (b - t_new <= snap_) t_new = b;
+            const double h = t_new - n.t;
+            if (!(h > 0)) break;  // b within rounding of the current time
+            stepper.do_step(system, n.x, n.dxdt, n.t, xn, dxn, h, err);
+            double e = 0;
+            for (std::size_t i = 0; i < n.x.size(); ++i)
+                e = std::max(e, std::abs(err[i]) / (tol_ * (n.weight[i] + std::max(std::abs(n.x[i]), std::abs(xn[i])))));
+            if (!(e <= 1)) {
+                n.dt = h * std::max(0.2, 0.9 * std::pow(e, -0.2));
+                forced.reset();  // the event is looked for again on the shorter step
+                std::fill(toggles.begin(), toggles.end(), 0);
+                continue;
+            }
+            const auto state_at = [&](double tt, State& out) {
+                stepper.calc_state(tt, out, n.x, n.dxdt, n.t, xn, dxn, t_new);
+            };
+            // Events: where does a unilateral link first change branch in (t, t_new)?
+            if (has_events) {
+                const NodeArrivals a0 = arrive(n.t);
+                for (std::size_t i = 0; i < links; ++i)
+                    g_prev[i] = node.links()[i].unilateral() ? node.event_value(i, n.x.data(), a0, n.acting[i]) : 0;
+                const auto crossed = [&](std::size_t i, double before, double now) {
+                    if (!node.links()[i].unilateral()) return false;
+                    return n.acting[i] ? now < 0 && (before >= 0 || now < before) : now > 0 && (before <= 0 || now > before);
+                };
+                const auto any_crossed = [&](double tt, const State& at) {
+                    const NodeArrivals ar = arrive(tt);
+                    bool any = false;
+                    for (std::size_t i = 0; i < links; ++i) {
+                        g[i] = node.links()[i].unilateral() ? node.event_value(i, at.data(), ar, n.acting[i]) : 0;
+                        any = any || crossed(i, g_prev[i], g[i]);
+                    }
+                    return any;
+                };
+                double lo = n.t, hi = t_new;
+                bool event = false;
+                // A redone step looks inside only: its end is the event.
+                const int last = forced ? samples_per_step - 1 : samples_per_step;
+                for (int j = 1; j <= last && !event; ++j) {
+                    const double tj = j == samples_per_step ? t_new : n.t + h * j / samples_per_step;
+                    if (j == samples_per_step) s = xn;
+                    else state_at(tj, s);
+                    if (any_crossed(tj, s)) {
+                        event = true;
+                        hi = tj;
+                    } else {
+                        lo = tj;
+                        g_prev = g;
+                    }
+                }
+                if (event) {
+                    while (hi - lo > 4 * std::numeric_limits<double>::epsilon() * std::max(std::abs(hi), snap_)) {
+                        const double m = 0.5 * (lo + hi);
+                        state_at(m, s);
+                        if (any_crossed(m, s)) {
+                            hi = m;
+                        } else {
+                            lo = m;
+                            g_prev = g;
+                        }
+                    }
+                    state_at(hi, s);
+                    any_crossed(hi, s);
+                    for (std::size_t i = 0; i < links; ++i) toggles[i] = crossed(i, g_prev[i], g[i]);
+                    if (hi - n.t <= snap_) {
+                        // At the step's start (to rounding): switch there, without a step.
+                        if (switch_links(n, toggles)) system(n.x, n.dxdt, n.t);
+                        forced.reset();
+                        continue;
+                    }
+                    if (hi < t_new) {
+                        forced = hi;  // redo the step to end there: no accepted step spans the kink
+                        continue;
+                    }
+                    forced = hi;
+                }
+            }
+            // The emitted waves over the step, as degree-4 pieces through the Lobatto points; the fit
+            // is checked between them (its error counts as the step's).
+            const std::array<double, 5>& xl = lobatto_nodes();
+            std::array<double, 5> beta_out{}, alpha_out{};
+            const auto emitted_at = [&](double tt, const State& st) { return node.emitted(st.data(), arrive(tt), n.acting); };
+            for (std::size_t k = 0; k < 5; ++k) {
+                const double tt = k == 0 ? n.t : k == 4 ? t_new : n.t + 0.5 * (xl[k] + 1) * h;
+                if (k == 0) s = n.x;
+                else if (k == 4) s = xn;
+                else state_at(tt, s);
+                const NodeArrivals em = emitted_at(tt, s);
+                beta_out[k] = em.beta;
+                alpha_out[k] = em.alpha;
+            }
+            WavePiece pb = fit_piece(n.t, t_new, beta_out, n.jump_next), pa = fit_piece(n.t, t_new, alpha_out, n.jump_next);
+            double fit_error = 0;
+            const double vs = V_ > 0 ? V_ : 1.0;
+            for (std::size_t k = 0; k + 1 < 5; ++k) {
+                const double tt = n.t + 0.5 * (0.5 * (xl[k] + xl[k + 1]) + 1) * h;
+                state_at(tt, s);
+                const NodeArrivals em = emitted_at(tt, s);
+                if (node.left().rod >= 0) fit_error = std::max(fit_error, std::abs(pb(tt) - em.beta) / (tol_ * (vs + std::abs(em.beta))));
+                if (node.right().rod >= 0) fit_error = std::max(fit_error, std::abs(pa(tt) - em.alpha) / (tol_ * (vs + std::abs(em.alpha))));
+            }
+            if (!(fit_error <= 1)) {
+                n.dt = h * std::max(0.2, 0.9 * std::pow(fit_error, -0.2));
+                forced.reset();
+                std::fill(toggles.begin(), toggles.end(), 0);
+                continue;
+            }
+            e = std::max(e, fit_error);
+            // Momentum is exact: each piece's integral is corrected (by a multiple of 1 - x^2, which
+            // keeps its ends) to what the arrivals and the link's impulse over the step make it.
+            const std::size_t m = node.masses();
+            const auto correct = [&](WavePiece& p, double target) {
+                const double lambda = (target - p.integral(p.t0, p.t1)) / (2 * h / 3);
+                p.c[0] += lambda;
+                p.c[2] -= lambda;
+            };
+            if (node.left().rod >= 0) {
+                RodWaves& r = rods_[static_cast<std::size_t>(node.left().rod)];
+                correct(pb, r.alpha.integral(n.t - r.tau, t_new - r.tau) - 2 * xn[node.i0()] / r.z);
+                r.beta.append(pb);
+            }
+            if (node.right().rod >= 0) {
+                RodWaves& r = rods_[static_cast<std::size_t>(node.right().rod)];
+                correct(pa, r.beta.integral(n.t - r.tau, t_new - r.tau) + 2 * xn[node.i0() + m] / r.z);
+                r.alpha.append(pa);
+            }
+            n.jump_next = false;
+            for (std::size_t i = 0; i < links; ++i) {
+                const double mean = -xn[node.i0() + i] / h;  // N, tension > 0
+                const NodeLink& l = node.links()[i];
+                if (l.record >= 0) contacts_[static_cast<std::size_t>(l.record)].add_step(n.acting[i] ? mean : 0.0, n.t, h, n.t);
+                if (l.kind == NodeLink::Kind::attached && options_.force_samples) {
+                    ForceHistory& f = attached_[i == 0 && node.left().rod < 0 ? 0 : 1];
+                    if (f.force.empty() || f.force.back() != mean) {
+                        f.time.push_back(n.t);
+                        f.force.push_back(mean);
+                    }
+                }
+            }
+            for (std::size_t i = 0; i < links; ++i) {
+                if (!n.acting[i]) xn[node.d0()] += node.release_while_open(i, n.x[i], xn[i]);
+                n.impulse[i] += xn[node.i0() + i];
+                xn[node.i0() + i] = 0;
+            }
+            const bool clamped = !forced && t_new < n.t + n.dt;
+            n.t = t_new;
+            n.x = xn;
+            n.dxdt = dxn;
+            const double grow = h * std::min(5.0, 0.9 * std::pow(std::max(e, 1e-10), -0.2));
+            if (!clamped || grow > n.dt) n.dt = forced ? std::max(n.dt, grow) : grow;
+            if (forced) {
+                forced.reset();
+                if (switch_links(n, toggles)) system(n.x, n.dxdt, n.t);
+            }
+        }
+    }
+
+    /// Switches the links flagged in `toggles` (and clears them); whether any switched.
+    bool switch_links(NodeRun& n, std::vector<char>& toggles) {
+        bool any = false;
+        for (std::size_t i = 0; i < toggles.size(); ++i)
+            if (toggles[i]) n.acting[i] = !n.acting[i], any = true;
+        std::fill(toggles.begin(), toggles.end(), 0);
+        if (!any) return false;
+        if (++events_ > options_.max_events)
+            throw SolverLimitExceeded(fmt::format(
+                "the exact solver's delay network needed more than max_events = {} contact events by t = {:g} s "
+                "(bounded work): raise [solver] max_events or set end_time",
+                options_.max_events, n.t));
+        n.jump_next = true;  // a rigid contact's force jumps where it closes
+        return true;
+    }
+
+    RodState rod_state(std::size_t i, double T) const {
+        const RodWaves& r = rods_[i];
+        RodState s;
+        s.momentum = 0.5 * r.z * (r.alpha.integral(T - r.tau, T) + r.beta.integral(T - r.tau, T));
+        const double energy = 0.25 * r.z * (r.alpha.integral_of_square(T - r.tau, T) + r.beta.integral_of_square(T - r.tau, T));
+        s.vibration_energy = std::max(0.0, energy - 0.5 * s.momentum * s.momentum / r.mass);
+        return s;
+    }
+
+    /// The settling rule of docs/physics.md §2.4 at T (energy_excursion_bound() for the rods), or +inf.
+    double settle_time(double T) const {
+        constexpr double inf = std::numeric_limits<double>::infinity();
+        std::vector<double> mean(chain_.size(), 0.0), excursion(chain_.size(), 0.0);
+        for (std::size_t i = 0; i < chain_.size(); ++i) {
+            if (chain_[i].is_mass()) continue;
+            const RodWaves& r = rods_[i];
+            const RodState s = rod_state(i, T);
+            if (r.anechoic) {  // settled once only its continuation's state is left in it
+                if (std::max(r.alpha.deviation(T - r.tau, T, r.v0), r.beta.deviation(T - r.tau, T, r.v0)) > 1e-10 * V_)
+                    return inf;
+                mean[i] = r.v0;
+                continue;
+            }
+            const double energy = s.vibration_energy + 0.5 * s.momentum * s.momentum / r.mass;
+            mean[i] = r.fixed ? 0.0 : s.momentum / r.mass;
+            excursion[i] = energy_excursion_bound(r.length, r.fixed ? energy : s.vibration_energy, r.axial);
+        }
+        double settle = T;
+        for (const NodeRun& n : nodes_) {
+            const JunctionNode& node = n.node;
+            for (std::size_t k = 0; k < node.masses(); ++k) mean[node.bodies()[k]] = n.x[node.u0() + k];
+            for (std::size_t i = 0; i < node.links().size(); ++i) {
+                const NodeLink& l = node.links()[i];
+                if (l.kind == NodeLink::Kind::attached) return inf;
+                if (!l.unilateral()) continue;
+                if (n.acting[i] || (l.kind == NodeLink::Kind::compliant && n.x[i] > 0)) return inf;
+                const auto side = [&](bool left_side, double& v, double& d) {
+                    v = 0, d = 0;
+                    std::ptrdiff_t body = -1;
+                    if (left_side) body = i > 0 ? static_cast<std::ptrdiff_t>(node.bodies()[i - 1]) : node.left().rod;
+                    else body = i < node.masses() ? static_cast<std::ptrdiff_t>(node.bodies()[i]) : node.right().rod;
+                    if (body < 0) return;  // the ground
+                    v = mean[static_cast<std::size_t>(body)];
+                    d = excursion[static_cast<std::size_t>(body)];
+                };
+                double vl, dl, vr, dr;
+                side(true, vl, dl);
+                side(false, vr, dr);
+                const double release = contact_release_time(T, std::max(0.0, -n.x[i]), vr - vl, dl + dr, tolerances_.gap,
+                                                            tolerances_.velocity);
+                if (!std::isfinite(release)) return inf;
+                settle = std::max(settle, release);
+            }
+        }
+        return settle;
+    }
+
+    Run finish(double end_time, bool settled, bool at_horizon, std::optional<double> taken = std::nullopt) {
+        const double T = taken.value_or(end_time);
+        Run r;
+        r.end_time = end_time;
+        r.settled = settled;
+        r.at_horizon = at_horizon;
+        r.rods.resize(chain_.size());
+        r.velocity.resize(chain_.size());
+        for (std::size_t i = 0; i < chain_.size(); ++i)
+            if (!chain_[i].is_mass()) r.rods[i] = rod_state(i, T);
+        for (const NodeRun& n : nodes_) {
+            const JunctionNode& node = n.node;
+            for (std::size_t k = 0; k < node.masses(); ++k) r.rods[node.bodies()[k]] = {node.mass(k) * n.x[node.u0() + k], 0.0};
+            r.contact_energy += node.stored_energy(n.x.data());
+            r.dissipated += std::max(0.0, n.x[node.d0()]);
+            if (node.left().rod < 0) {
+                r.left_end.impulse = n.impulse[0];
+                r.left_end.work = n.x[node.w0()];
+            }
+            if (node.right().rod < 0) {
+                r.right_end.impulse = -n.impulse[node.masses()];
+                r.right_end.work = n.x[node.w0()];
+            }
+        }
+        for (std::size_t i = 0; i < chain_.size(); ++i) r.velocity[i] = r.rods[i].momentum / chain_[i].mass();
+        r.steps = steps_;
+        r.events = events_;
+        r.attached_forces = attached_;
+        r.contacts = std::move(contacts_);
+        return r;
+    }
+
+    const Chain& chain_;
+    const SolverOptions& options_;
+    double tol_;
+    ContactHistory contacts_;
+    double V_;
+    ContactTolerances tolerances_;
+    double window_ = 0, snap_ = 0;
+    std::vector<RodWaves> rods_;
+    std::vector<NodeRun> nodes_;
+    std::size_t steps_ = 0, events_ = 0;
+    std::array<ForceHistory, 2> attached_;
+};
+
+/// The velocity error [m/s] the run's energy defect reveals (as energy_defect_error() for rigid
+/// bodies): energy created (initial + input < final + contact + dissipated + radiated) means a relative
+/// velocity error of at least sqrt(1 + created/scale) - 1; 0 when none was created.
+double energy_defect_velocity_error(const Chain& chain, const Run& run, double V) {
+    const double initial = chain.initial_kinetic_energy();
+    double final_energy = run.contact_energy + run.dissipated;
+    for (std::size_t i = 0; i < chain.size(); ++i)
+        final_energy += run.rods[i].vibration_energy + 0.5 * run.rods[i].momentum * run.rods[i].momentum / chain[i].mass();
+    // Radiated through anechoic ends: minus the work done on the chain there.
+    if (chain.ends().left.kind == EndKind::anechoic) final_energy -= run.left_end.work;
+    if (chain.ends().right.kind == EndKind::anechoic) final_energy -= run.right_end.work;
+    const double scale = std::max(initial, final_energy);
+    if (!(final_energy > initial) || !(scale > 0)) return 0;
+    const double created = (final_energy - initial) / scale;
+    return 1.01 * created / (std::sqrt(1 + created) + 1) * V;
+}
+
+}  // namespace
+
+Outcome solve_delay_network(const Chain& chain, const SolverOptions& options) {
+    if (const std::string why = delay_network_refusal(chain); !why.empty()) throw InvalidInput("solver.method", why);
+    check_rigid_bodies_options(chain, options);  // an attached end never settles: end_time is needed
+    const double V = chain.velocity_scale();
+    const double target = options.accuracy.value_or(default_rigid_body_accuracy);
+    const auto difference = [](const Run& a, const Run& b) {
+        double d = 0;
+        for (std::size_t i = 0; i < a.velocity.size(); ++i) d = std::max(d, std::abs(a.velocity[i] - b.velocity[i]));
+        return d;
+    };
+    double tol = std::max(target, smallest_tolerance);
+    Run coarse = Network(chain, options, tol).run();
+    Run fine;
+    double bound = std::numeric_limits<double>::infinity();
+    for (;;) {
+        const double finer = std::max(tol / 100, smallest_tolerance);
+        fine = Network(chain, options, finer).run();
+        const double rounding = 10 * std::numeric_limits<double>::epsilon() * V * std::sqrt(static_cast<double>(fine.steps + 1));
+        bound = difference(coarse, fine) + rounding;
+        if (coarse.settled != fine.settled) bound = std::numeric_limits<double>::infinity();
+        const bool floor = finer <= smallest_tolerance;
+        tol = finer;
+        if (bound <= target * V || floor) break;
+        coarse = std::move(fine);
+    }
+    bound = std::max(bound, energy_defect_velocity_error(chain, fine, V));
+    SolverReport report;
+    report.method = Method::characteristics;
+    report.end_time = fine.end_time;
+    report.settled = fine.settled;
+    report.at_horizon = fine.at_horizon;
+    report.rods = fine.rods;
+    report.contact_energy = fine.contact_energy;
+    report.dissipated = fine.dissipated;
+    report.velocity_error_bound = bound;
+    report.accuracy = V > 0 ? bound / V : 0.0;
+    report.stats.events = fine.events;
+    report.stats.steps = fine.steps;
+    report.stats.estimate_events = coarse.events;
+    report.left_end = fine.left_end;
+    report.right_end = fine.right_end;
+    report.force_samples = options.force_samples;
+    report.attached_end_forces = fine.attached_forces;
+    AccuracyReport acc;
+    acc.target = target;
+    if (bound <= target * V) {
+        acc.status = AccuracyStatus::met;
+        acc.statement = fmt::format("{:.2g} V reached (delay network at step tolerance {:.0e}, bound from the run at 100x "
+                                    "the tolerance), within the {:.2g} V asked for",
+                                    V > 0 ? bound / V : 0.0, tol, target);
+    } else {
+        acc.status = AccuracyStatus::work_budget;
+        acc.statement = fmt::format("{:.2g} V reached at the smallest step tolerance {:.0e}; {:.2g} V asked for",
+                                    V > 0 ? bound / V : 0.0, tol, target);
+        report.warnings.push_back(fmt::format("delay network: velocity error bound {:.3g} m/s ({:.3g} of the velocity "
+                                              "scale) misses the target {:.0e}",
+                                              bound, V > 0 ? bound / V : 0.0, target));
+    }
+    Outcome o = build_outcome(chain, *fine.contacts, std::move(report));
+    o.accuracy_report = std::move(acc);
+    return o;
+}
+
+}  // namespace rodcollide
