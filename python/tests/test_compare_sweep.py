@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import rodcollide as rc
-from conftest import CASE_FILES, FREE_CASE_FILES, SOURCE_DIR, case_id, cli_json, run_cli
+from conftest import CASE_FILES, FREE_BODY_CASE_FILES, FREE_CASE_FILES, SOURCE_DIR, case_id, cli_json, run_cli
 
 
 @pytest.mark.parametrize("path", FREE_CASE_FILES, ids=case_id)
@@ -13,9 +13,42 @@ def test_compare_equals_cli_json(path):
     assert rc.compare(rc.load_case(path)) == cli_json("compare", path)
 
 
-@pytest.mark.parametrize("path", sorted(set(CASE_FILES) - set(FREE_CASE_FILES)), ids=case_id)
+@pytest.mark.parametrize("path", FREE_BODY_CASE_FILES, ids=case_id)
+def test_compare_of_balls_and_masses_equals_cli_json(path):
+    """A chain of balls and masses alone: its compliant outcome beside the laws (docs/compare.md), momentum
+    kept by every law and by the compliant outcome."""
+    d = rc.compare(rc.load_case(path), properties=False)
+    assert d == cli_json("compare", path, "--no-properties")
+    assert d["outcome_model"] == "compliant contacts"
+    masses = np.array(d["laws"][0]["masses"])
+    p0 = masses @ np.array([r["initial_velocity"] for r in d["wave"]["rods"]])
+    assert masses @ np.array([r["final_velocity"] for r in d["wave"]["rods"]]) == pytest.approx(p0, rel=1e-12)
+    for law in d["laws"]:
+        assert masses @ np.array(law["final_velocities"]) == pytest.approx(p0, rel=1e-12)
+
+
+def test_sweep_of_three_hertz_balls_equals_cli():
+    path = SOURCE_DIR / "cases" / "compliant" / "hertz_cradle_3.toml"
+    s = rc.sweep(path, directions=24, laws=["sequential"], threads=2)
+    assert s.to_dict() == cli_json("sweep", path, "--directions", "24", "--laws", "sequential")
+    assert s.to_dict()["outcome_model"] == "compliant contacts"
+    # Both contacts separating (cone I): nothing acts, gamma+ = gamma-.
+    for k, cone in enumerate(s.cones):
+        if cone == "I":
+            assert s.gamma_post[k] == pytest.approx(s.gamma_pre[k], abs=1e-15)
+    # Elastic Hertz contacts keep the relative kinetic energy gamma^T G^-1 gamma / 2 in every direction.
+    m = np.full(3, 0.032882)
+    G = np.array([[1 / m[0] + 1 / m[1], -1 / m[1]], [-1 / m[1], 1 / m[1] + 1 / m[2]]])
+    Gi = np.linalg.inv(G)
+    before = np.einsum("ij,jk,ik->i", s.gamma_pre, Gi, s.gamma_pre)
+    after = np.einsum("ij,jk,ik->i", s.gamma_post, Gi, s.gamma_post)
+    assert after == pytest.approx(before, rel=1e-8)
+
+
+@pytest.mark.parametrize("path", sorted(set(CASE_FILES) - set(FREE_CASE_FILES) - set(FREE_BODY_CASE_FILES)), ids=case_id)
 def test_rigid_laws_refuse_ends_with_the_cli_message(path):
-    """The rigid impact laws know no walls, held or anechoic ends, or loads (docs/ends.md)."""
+    """The rigid impact laws know no walls, held or anechoic ends, or loads (docs/ends.md), and compare no rods
+    with compliant contacts, masses or balls."""
     status, out, err = run_cli("compare", path)
     assert status == 2 and out == ""
     with pytest.raises(ValueError) as e:

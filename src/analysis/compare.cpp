@@ -6,6 +6,7 @@
 #include "rodcollide/laws/law_result.hpp"
 #include "rodcollide/solve.hpp"
 #include "analysis/wave_map.hpp"
+#include "solvers/shared/rigid_bodies.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -53,9 +54,12 @@ void validate(const CompareOptions& options) {
 
 void check_compare_chain(const Chain& chain) {
     require_free_ends(chain.ends(), "compare");
-    if (chain.compliant())
-        throw InvalidInput("rod", fmt::format("{} compares with rigid impact laws of rods; {}", "compare",
-                                              compliant_refusal("it")));
+    // A chain of balls and masses alone is compared as it is (docs/physics.md §9.11): its compliant
+    // outcome is the ODE of its contacts. Rods with compliant contacts, masses or balls are not yet.
+    if (chain.compliant() && !rigid_bodies_only(chain))
+        throw InvalidInput("rod", fmt::format("{} compares the rigid impact laws with rods whose contacts are rigid, or "
+                                              "with chains of balls and masses alone; {}",
+                                              "compare", compliant_refusal("it")));
     if (chain.size() > max_compare_rods)
         throw InvalidInput("rods", fmt::format("compare takes at most {} rods (the rigid laws use dense matrices); "
                                                "the case has {}",
@@ -144,6 +148,7 @@ Comparison compare(const std::string& title, const Chain& chain, const SolverOpt
     c.velocities_pre = chain.initial_velocities();
     c.restitution = options.restitution;
     c.has_gaps = std::any_of(chain.rods().begin(), chain.rods().end(), [](const Rod& r) { return r.gap > 0; });
+    c.rigid_bodies = rigid_bodies_only(chain);
     const Eigen::VectorXd& masses = c.matrices.masses;
     const Eigen::VectorXd u_wave = c.wave.final_velocities();
 

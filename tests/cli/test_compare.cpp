@@ -61,3 +61,40 @@ TEST_CASE("compare: bad input gives one line on stderr, nothing on stdout, exit 
     };
     for (const Bad& b : cases) check_bad_input(b.args, b.message);
 }
+
+TEST_CASE("compare on a 3-ball Hertz cradle: the compliant outcome beside the laws", "[cli][compare][balls]") {
+    const std::string cradle = "cases/compliant/hertz_cradle_3.toml";
+    const auto r = run_cli("compare " + cradle + " --no-properties");
+    REQUIRE(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK_THAT(r.out, Catch::Contains("[compliant contacts: characteristics]"));
+    CHECK_THAT(r.out, Catch::Contains("rigid model: 3 bodies"));
+    CHECK_THAT(r.out, Catch::Contains("compliant outcome as an impact law"));
+    const auto j = nlohmann::json::parse(run_cli("compare " + cradle + " --no-properties --json").out);
+    CHECK(j["outcome_model"] == "compliant contacts");
+    CHECK(j["wave"] == nlohmann::json::parse(run_cli("run " + cradle + " --json").out));
+    REQUIRE(j["laws"].size() == 4);
+    // Momentum: every law's u+ and the compliant outcome's carry the striker's m V.
+    const double m = 0.032882, V = 1.0;
+    auto momentum = [m](const nlohmann::json& u) {
+        double p = 0;
+        for (const auto& x : u) p += m * x.get<double>();
+        return p;
+    };
+    for (const auto& l : j["laws"]) CHECK(momentum(l["final_velocities"]) == Approx(m * V).epsilon(1e-12));
+    double p_compliant = 0;
+    for (const auto& rod : j["wave"]["rods"]) p_compliant += m * rod["final_velocity"].get<double>();
+    CHECK(p_compliant == Approx(m * V).epsilon(1e-12));
+    // The Hertz cradle is not the rigid one: the last ball leaves with less than V.
+    CHECK(j["wave"]["rods"][2]["final_velocity"].get<double>() < 0.999 * V);
+    // A chain of rods keeps its key's other value.
+    CHECK(nlohmann::json::parse(run_cli("compare cases/seed000_two_rods.toml --no-properties --json").out)["outcome_model"] ==
+          "waves");
+}
+
+TEST_CASE("compare refuses rods with balls or compliant contacts: one line, exit 2", "[cli][compare][balls][errors]") {
+    check_bad_input("compare cases/balls/steel_ball_on_rod.toml",
+                    "rod: compare compares the rigid impact laws with rods whose contacts are rigid, or with chains of "
+                    "balls and masses alone");
+    check_bad_input("compare cases/balls/rounded_rods.toml", "chains of balls and masses alone");
+}

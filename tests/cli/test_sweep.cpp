@@ -157,3 +157,19 @@ TEST_CASE("laws --law identified: bad law files give one line naming the file, e
     check_bad_input("laws --law identified:" + (dir / "none.json").string() + " --masses 1,1,1 --velocities 1,0,0",
                     "cannot be read");
 }
+
+TEST_CASE("sweep on a 3-ball Hertz cradle: the compliant map around the circle", "[cli][sweep][balls]") {
+    const auto r = run_cli("sweep cases/compliant/hertz_cradle_3.toml --directions 24 --laws sequential --json");
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["outcome_model"] == "compliant contacts");
+    CHECK(j["directions"] == 24);
+    // The Hertz map differs from the sequential law where contacts approach (cone III: both).
+    bool differs = false;
+    for (const auto& c : j["laws"][0]["cones"])
+        if (c["cone"] == "III") differs = c["max_error"].get<double>() > 1e-3;
+    CHECK(differs);
+    const auto t = run_cli("sweep cases/compliant/hertz_cradle_3.toml --directions 24");
+    REQUIRE(t.status == 0);
+    CHECK_THAT(t.out, Catch::Contains("bodies (touching, power-law contacts"));
+}
