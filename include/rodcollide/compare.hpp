@@ -129,7 +129,9 @@ struct Comparison {
     double wave_tolerance = 0;       ///< the wave outcome's own accuracy (Outcome::accuracy)
     double rigid_energy_share = 1;   ///< final rigid / (final rigid + vibration) energy [-]
     std::optional<laws::PropertyReport> wave_map_properties;  ///< the touching rods' map, sampled
-    std::string wave_map_note;       ///< why the properties were not sampled (empty if they were)
+    /// Why the properties were not sampled; for a chain of balls and masses, how far their verdicts
+    /// can be trusted (its samples are ODE solves). Empty otherwise.
+    std::string wave_map_note;
     std::optional<laws::Cone> cone;  ///< three rods: the cone of gamma- (Winandy & Leine 2015 Fig. 4a)
 
     // The restitution the wave outcome implies.

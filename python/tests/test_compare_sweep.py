@@ -45,6 +45,59 @@ def test_sweep_of_three_hertz_balls_equals_cli():
     assert after == pytest.approx(before, rel=1e-8)
 
 
+def test_compare_of_the_lossy_ball_cradle_equals_cli_json():
+    """Restitution e = 0.9 (cases/balls/): the laws at the same e beside the lossy compliant outcome; the
+    hysteresis loss D is the effective restitution's deficit, e_eff^2 = 1 - D / T-_rel."""
+    path = SOURCE_DIR / "cases" / "balls" / "steel_cradle_5_restitution.toml"
+    d = rc.compare(path, restitution=0.9, properties=False)
+    assert d == cli_json("compare", path, "--restitution", "0.9", "--no-properties")
+    masses = np.array(d["laws"][0]["masses"])
+    u0 = np.array([r["initial_velocity"] for r in d["wave"]["rods"]])
+    rel = u0 - masses @ u0 / masses.sum()
+    t_rel = 0.5 * masses @ rel**2
+    dissipated = d["wave"]["energy"]["dissipated"]
+    assert dissipated > 0.1 * t_rel
+    assert d["implied_restitution"]["effective_coefficient"] ** 2 == pytest.approx(1 - dissipated / t_rel, rel=1e-8)
+
+
+BALL = """[[rod]]
+kind = "ball"
+radius = 0.01
+density = 7850.0
+youngs_modulus = 210e9
+poisson_ratio = 0.3
+velocity = {velocity}
+{extra}
+"""
+
+
+def test_sweep_of_three_lossy_balls_equals_cli(tmp_path):
+    """Restitution e = 0.8 keeps the map homogeneous (docs/physics.md §9.11), so the circle is swept: no
+    direction gains energy, and every direction where a contact approaches at more than 0.2 loses some."""
+    path = tmp_path / "lossy.toml"
+    path.write_text(BALL.format(velocity=1, extra="") + 2 * BALL.format(velocity=0, extra="restitution = 0.8"))
+    s = rc.sweep(path, directions=24, laws=["newton"], restitution=0.8, threads=2)
+    assert s.to_dict() == cli_json("sweep", path, "--directions", "24", "--laws", "newton", "--restitution", "0.8")
+    Gi = np.array([[2, 1], [1, 2]]) / 3  # G^-1 of equal masses, over m
+    before = np.einsum("ij,jk,ik->i", s.gamma_pre, Gi, s.gamma_pre)
+    after = np.einsum("ij,jk,ik->i", s.gamma_post, Gi, s.gamma_post)
+    assert np.all(after <= before * (1 + 1e-8))
+    approaching = s.gamma_pre.min(axis=1) < -0.2
+    assert approaching.any() and np.all(after[approaching] < (1 - 1e-3) * before[approaching])
+
+
+def test_sweep_refuses_a_dashpot_beside_hertz_with_the_cli_message(tmp_path):
+    path = tmp_path / "damped.toml"
+    path.write_text(BALL.format(velocity=1, extra="") + BALL.format(velocity=0, extra="")
+                    + BALL.format(velocity=0, extra="contact_damping = 2.0"))
+    status, out, err = run_cli("sweep", path)
+    assert status == 2 and out == ""
+    with pytest.raises(ValueError) as e:
+        rc.sweep(path)
+    assert err.strip() == f"rodcollide sweep: {e.value}"
+    assert "rod[2].contact_damping" in err
+
+
 @pytest.mark.parametrize("path", sorted(set(CASE_FILES) - set(FREE_CASE_FILES) - set(FREE_BODY_CASE_FILES)), ids=case_id)
 def test_rigid_laws_refuse_ends_with_the_cli_message(path):
     """The rigid impact laws know no walls, held or anechoic ends, or loads (docs/ends.md), and compare no rods

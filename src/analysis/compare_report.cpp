@@ -118,7 +118,7 @@ std::string comparison_table(const Comparison& c) {
 
     fmt::format_to(out, "\n{} outcome as an impact law:\n", model);
     if (c.rigid_bodies)
-        fmt::format_to(out, "  rigid bodies: no vibration; dissipated by dashpots {:.4f}% of the initial energy\n",
+        fmt::format_to(out, "  rigid bodies: no vibration; dissipated (dashpots, restitution) {:.4f}% of the initial energy\n",
                        c.wave.energy.initial > 0 ? 100 * c.wave.energy.dissipated / c.wave.energy.initial : 0.0);
     else
         fmt::format_to(out, "  energy in rigid motion {:.4f}% (vibration {:.4f}%)\n", 100 * c.rigid_energy_share,
@@ -134,6 +134,7 @@ std::string comparison_table(const Comparison& c) {
             end = table.find('\n', start);
             fmt::format_to(out, "  {}\n", table.substr(start, end - start));
         }
+        if (!c.wave_map_note.empty()) fmt::format_to(out, "  note: {}\n", c.wave_map_note);
     } else if (!c.wave_map_note.empty()) {
         fmt::format_to(out, "  {} map properties: {}\n", model, c.wave_map_note);
     }

@@ -54,8 +54,9 @@ std::string sweep_csv(const SweepResult& r) {
 std::string sweep_table(const SweepResult& r) {
     std::string s;
     auto out = std::back_inserter(s);
-    fmt::format_to(out, "{}: {} directions of gamma- = (cos theta, sin theta) [wave: {}]", r.title, r.directions,
-                   to_string(r.method));
+    // Balls and masses: the map is their compliant contacts' (named so, as compare does); rods: as it was.
+    fmt::format_to(out, "{}: {} directions of gamma- = (cos theta, sin theta) [{}: {}]", r.title, r.directions,
+                   r.rigid_bodies ? "compliant contacts" : "wave", to_string(r.method));
     if (r.shard.count > 1)
         fmt::format_to(out, ", shard {}/{}: directions {}..{}", r.shard.index, r.shard.count, r.first, r.last - 1);
     if (r.rigid_bodies)

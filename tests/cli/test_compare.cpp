@@ -98,3 +98,35 @@ TEST_CASE("compare refuses rods with balls or compliant contacts: one line, exit
                     "balls and masses alone");
     check_bad_input("compare cases/balls/rounded_rods.toml", "chains of balls and masses alone");
 }
+
+TEST_CASE("compare on the 5-ball steel cradle with restitution 0.9 (cases/balls/): the lossy compliant outcome "
+          "beside the laws at the same e", "[cli][compare][balls][restitution]") {
+    const std::string cradle = "cases/balls/steel_cradle_5_restitution.toml";
+    const auto j = nlohmann::json::parse(run_cli("compare " + cradle + " --restitution 0.9 --no-properties --json").out);
+    CHECK(j["outcome_model"] == "compliant contacts");
+    CHECK(j["restitution"] == 0.9);
+    // The compliant outcome is the run's, byte for byte (one solve, the case's method).
+    CHECK(j["wave"] == nlohmann::json::parse(run_cli("run " + cradle + " --json").out));
+    // Five balls of m = rho 4 pi R^3 / 3, the striker at 1 m/s: momentum by every law and the outcome.
+    const double m = 7850 * 4 * 3.14159265358979323846 * 1e-6 / 3, V = 1.0;
+    auto momentum = [m](const nlohmann::json& u) {
+        double p = 0;
+        for (const auto& x : u) p += m * x.get<double>();
+        return p;
+    };
+    for (const auto& l : j["laws"]) CHECK(momentum(l["final_velocities"]) == Approx(m * V).epsilon(1e-12));
+    double p_compliant = 0;
+    for (const auto& rod : j["wave"]["rods"]) p_compliant += m * rod["final_velocity"].get<double>();
+    CHECK(p_compliant == Approx(m * V).epsilon(1e-12));
+    // The hysteresis loss is the effective restitution's deficit: e_eff^2 = 1 - D / T-_rel, with
+    // T-_rel = (1/2) m V^2 (1 - 1/5) (the centre of mass moves at V/5).
+    const double T_rel = 0.5 * m * V * V * (1 - 1.0 / 5);
+    const double D = j["wave"]["energy"]["dissipated"].get<double>();
+    CHECK(D > 0.1 * T_rel);
+    const double e_eff = j["implied_restitution"]["effective_coefficient"].get<double>();
+    CHECK(e_eff * e_eff == Approx(1 - D / T_rel).epsilon(1e-8));
+    const auto t = run_cli("compare " + cradle + " --restitution 0.9 --no-properties");
+    REQUIRE(t.status == 0);
+    CHECK_THAT(t.out, Catch::Contains("rigid model: 5 bodies"));
+    CHECK_THAT(t.out, Catch::Contains("newton e=0.9"));
+}
