@@ -87,7 +87,9 @@ constexpr std::array table = {
     SolverOptionSpec{"max_work", OptionType::count, "", "N",
                      "characteristics: work budget [event groups] of a run to end_time whose fronts outgrow half of "
                      "max_memory: it merges at the resolution this pays for, at most half of max_events; larger is "
-                     "finer and slower (default {default}, at most {largest})",
+                     "finer and slower; every method: cap on the integration steps of one run of the delay network "
+                     "(rods with compliant junctions) and of chains of balls and masses alone (default {default}, at "
+                     "most {largest})",
                      [] { return short_count(SolverOptions{}.max_work); },
                      [] { return short_count(largest_max_events); },
                      [](SolverOptions& o, const OptionValue& v) { o.max_work = count(v); }},

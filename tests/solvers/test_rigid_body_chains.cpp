@@ -462,3 +462,22 @@ TEST_CASE("rigid bodies: monodisperse ball chains (kind = \"ball\", Hertz derive
         }
     }
 }
+
+TEST_CASE("rigid bodies: both paths stop at max_work integration steps with the cap named, and not before",
+          "[rigid_bodies][bounded_work]") {
+    // fuzz/regressions/verlet_mass_ratio_1e87.toml: a ball of 4e-71 kg beside one of 1.6e16 kg made
+    // Verlet's fixed step (set by the lightest body) take 2e7 steps per run. max_work caps every
+    // integrating path's steps; here a 3-ball steel cradle.
+    const Chain chain({make_ball(0.01, 1), make_ball(0.01, 0), make_ball(0.01, 0)});
+    for (SolverOptions o : {exact(), verlet()}) {
+        const Outcome free_run = solve(chain, o);
+        REQUIRE(free_run.settled);
+        REQUIRE(free_run.stats.steps > 10);
+        o.max_work = 5;
+        CHECK_THROWS_WITH(solve(chain, o), Catch::Contains("max_work"));
+        // A cap that the finest run fits changes nothing (stats.steps: that run's steps).
+        o.max_work = free_run.stats.steps + 1;
+        const Outcome capped = solve(chain, o);
+        for (std::size_t i = 0; i < 3; ++i) CHECK(capped.rods[i].final_velocity == free_run.rods[i].final_velocity);
+    }
+}

@@ -280,14 +280,15 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
     double dt = 1e-2;
     dense.initialize(x, t, dt);
     const auto system = [&ode](const State& y, State& dydt, double tt) { ode(y, dydt, tt); };
-    const std::size_t max_events = options.max_events;
+    const std::size_t max_events = options.max_events, max_steps = rigid_body_step_cap(options);
     State s(x.size());
     std::vector<double> g_prev(n + 1), g(n + 1), second_prev(n + 1), second_now(n + 1);
     for (;;) {
-        if (result.steps >= max_rigid_body_steps)
+        if (result.steps >= max_steps)
             throw SolverLimitExceeded(fmt::format("the rigid-body chain took more than {} integration steps by t = {:g} s "
-                                                  "without settling (bounded work): set [solver] end_time",
-                                                  max_rigid_body_steps, t * T));
+                                                  "without settling (bounded work): raise [solver] max_work or set [solver] "
+                                                  "end_time",
+                                                  max_steps, t * T));
         const auto [t_old, t_step] = dense.do_step(system);
         ++result.steps;
         if (options.progress && result.steps % 100000 == 0) options.progress(t_step * T, result.steps);

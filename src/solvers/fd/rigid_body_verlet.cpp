@@ -15,7 +15,7 @@
 // Error estimate: runs at h, h/2 and h/4; the larger of the two pairs' differences carried to the
 // finest run at order 1 (cautious: the scheme is second order once converging), times 2.5. h
 // starts at T sqrt(accuracy) / 2 (T the links' shortest time scale, at most T/20) and halves until
-// the estimate meets the target or the work limit (max_rigid_body_steps per run) is reached.
+// the estimate meets the target or the work limit (max_work steps per run, at most max_rigid_body_steps) is reached.
 #include "solvers/shared/rigid_bodies.hpp"
 
 #include <fmt/format.h>
@@ -144,6 +144,7 @@ VerletResult verlet(const RigidBodies& bodies, const SolverOptions& options, dou
     sample(0, f);
     const double horizon = options.end_time.value_or(inf);
     if (bodies.velocity_scale == 0) return finish(true, false);
+    const std::size_t max_steps = rigid_body_step_cap(options);
     for (;;) {
         bool any = false;
         for (std::size_t k = 0; k <= n; ++k) any = any || (acting[k] && links[k].kind == BodyLink::Kind::contact);
@@ -171,10 +172,11 @@ VerletResult verlet(const RigidBodies& bodies, const SolverOptions& options, dou
                 if (links[k].kind == BodyLink::Kind::contact && d[k] <= 0) memory[k] = {};
         }
         if (t >= horizon) return finish(false, true);
-        if (++result.steps > max_rigid_body_steps)
+        if (++result.steps > max_steps)
             throw SolverLimitExceeded(fmt::format("velocity Verlet took more than {} steps of {:g} s by t = {:g} s without "
-                                                  "settling (bounded work): ask for less accuracy or set [solver] end_time",
-                                                  max_rigid_body_steps, h, t));
+                                                  "settling (bounded work): ask for less accuracy, raise [solver] max_work "
+                                                  "or set [solver] end_time",
+                                                  max_steps, h, t));
         if (options.progress && result.steps % 1000000 == 0) options.progress(t, result.steps);
         // A step with the branches held; if a contact changes branch inside it, the step is cut at
         // the crossing (linear interpolation of δ, or of the force continued past 0) and taken

@@ -10,6 +10,7 @@
 #include "rodcollide/outcome.hpp"
 #include "rodcollide/solver_options.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -138,6 +139,11 @@ void check_rigid_bodies_options(const Chain& chain, const SolverOptions& options
 
 /// Bounded work of the rigid-body solvers: at most this many integration steps per run.
 inline constexpr std::size_t max_rigid_body_steps = 20'000'000;
+/// The steps one run of a rigid-body path may take: max_rigid_body_steps, or [solver] max_work if
+/// smaller (the budget a user, or the fuzzer, sets for every integrating path).
+inline std::size_t rigid_body_step_cap(const SolverOptions& options) {
+    return std::min(max_rigid_body_steps, options.max_work);
+}
 
 /// The exact solver of a rigid-body chain (src/solvers/exact/rigid_body_ode.cpp): Boost.Odeint's
 /// Dormand-Prince 5(4) with dense output, restarted at every event, its error bound from a second
