@@ -30,22 +30,11 @@ namespace {
 constexpr double steel_density = 7850, steel_modulus = 210e9, steel_poisson = 0.3;
 
 Rod steel_ball(double radius, double velocity, double gap = 0) {
-    Rod r;
-    r.kind = RodKind::ball;
-    r.radius = radius;
-    r.density = steel_density;
-    r.youngs_modulus = steel_modulus;
-    r.poisson_ratio = steel_poisson;
-    r.velocity = velocity;
-    r.gap = gap;
-    return r;
+    return make_ball(radius, velocity, gap, 1, steel_density, steel_modulus, steel_poisson);
 }
 
 Rod mass(double m, double velocity, double k = 0, double p = 1, double c = 0) {
-    Rod r;
-    r.kind = RodKind::mass;
-    r.rigid_mass = m;
-    r.velocity = velocity;
+    Rod r = testing::make_mass(m, velocity);
     r.contact_stiffness = k;
     r.contact_exponent = p;
     r.contact_damping = c;

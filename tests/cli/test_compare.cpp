@@ -10,6 +10,17 @@ using rodcollide::testing::check_bad_input;
 using rodcollide::testing::run_cli;
 using rodcollide::testing::TempDir;
 
+namespace {
+
+/// The momentum of equal bodies of mass m [kg] at the velocities of a JSON array.
+double momentum(const nlohmann::json& velocities, double m) {
+    double p = 0;
+    for (const auto& x : velocities) p += m * x.get<double>();
+    return p;
+}
+
+}  // namespace
+
 TEST_CASE("compare prints the laws, the closest one, and the implied restitution", "[cli][compare]") {
     const auto r = run_cli("compare validation/cases/three_identical_rods_struck.toml");
     REQUIRE(r.status == 0);
@@ -76,12 +87,7 @@ TEST_CASE("compare on a 3-ball Hertz cradle: the compliant outcome beside the la
     REQUIRE(j["laws"].size() == 4);
     // Momentum: every law's u+ and the compliant outcome's carry the striker's m V.
     const double m = 0.032882, V = 1.0;
-    auto momentum = [m](const nlohmann::json& u) {
-        double p = 0;
-        for (const auto& x : u) p += m * x.get<double>();
-        return p;
-    };
-    for (const auto& l : j["laws"]) CHECK(momentum(l["final_velocities"]) == Approx(m * V).epsilon(1e-12));
+    for (const auto& l : j["laws"]) CHECK(momentum(l["final_velocities"], m) == Approx(m * V).epsilon(1e-12));
     double p_compliant = 0;
     for (const auto& rod : j["wave"]["rods"]) p_compliant += m * rod["final_velocity"].get<double>();
     CHECK(p_compliant == Approx(m * V).epsilon(1e-12));
@@ -109,12 +115,7 @@ TEST_CASE("compare on the 5-ball steel cradle with restitution 0.9 (cases/balls/
     CHECK(j["wave"] == nlohmann::json::parse(run_cli("run " + cradle + " --json").out));
     // Five balls of m = rho 4 pi R^3 / 3, the striker at 1 m/s: momentum by every law and the outcome.
     const double m = 7850 * 4 * 3.14159265358979323846 * 1e-6 / 3, V = 1.0;
-    auto momentum = [m](const nlohmann::json& u) {
-        double p = 0;
-        for (const auto& x : u) p += m * x.get<double>();
-        return p;
-    };
-    for (const auto& l : j["laws"]) CHECK(momentum(l["final_velocities"]) == Approx(m * V).epsilon(1e-12));
+    for (const auto& l : j["laws"]) CHECK(momentum(l["final_velocities"], m) == Approx(m * V).epsilon(1e-12));
     double p_compliant = 0;
     for (const auto& rod : j["wave"]["rods"]) p_compliant += m * rod["final_velocity"].get<double>();
     CHECK(p_compliant == Approx(m * V).epsilon(1e-12));
