@@ -60,11 +60,10 @@ inline SolverOptions bounded(const Case& c, const Chain& chain, Method method) {
     // ball of 4e-71 kg beside one of 1.6e16 kg never ends, past the fuzzer's 20 s per input under
     // the sanitizers at the default 10^7 (the grid of rods does not use max_work).
     if (chain.compliant()) o.max_work = std::min<std::size_t>(o.max_work, 20000);
-    // An attached (spring/dashpot) end never lets the chain settle: the exact paths ask for end_time
-    // (InvalidInput naming solver.end_time, as a user is told); the fuzzer gives one, as it gives
-    // the grid its horizon below.
-    if (method == Method::characteristics && !o.end_time &&
-        (chain.ends().left.attached() || chain.ends().right.attached()))
+    // An attached (spring/dashpot) end never lets the chain settle: the exact paths and Verlet (balls
+    // and masses alone) ask for end_time (InvalidInput naming solver.end_time, as a user is told);
+    // the fuzzer gives one, as it gives the grid its horizon below.
+    if (!o.end_time && (chain.ends().left.attached() || chain.ends().right.attached()))
         o.end_time = chain.elements().empty() ? 1.0 : 100 * chain.shortest_transit_time();
     if (method == Method::finite_difference && !chain.elements().empty()) {  // a grid (rigid bodies have none)
         // 4 cells in the shortest rod, and at most ~5e4 cell-updates per grid (a horizon of

@@ -1,6 +1,9 @@
 // Comparison of the wave outcome of a case with the rigid impact laws (docs/compare.md;
 // docs/physics.md §2-3). The rigid model of a case has masses rho*A*L and the case's initial
 // velocities, with every contact closed at one instant (gaps are ignored by the laws, and the result says so).
+// A chain of balls and masses alone (docs/physics.md §9.11) is compared the same way: its masses, its
+// initial velocities, and in place of the wave outcome the compliant outcome of its contacts (solve():
+// the ODE system of §9.9); Comparison::rigid_bodies says which.
 // For each law: u+, its distance to the wave outcome in the kinetic metric, T+/T- and the
 // consistency flags. The wave outcome read as an impact law: its rigid-motion energy share, its
 // consistency, the sampled properties of the wave map
@@ -50,8 +53,9 @@ void validate(const CompareOptions& options);
 inline constexpr std::size_t max_compare_rods = 1000;
 
 /// Checks that compare can take the chain: its ends free and unloaded (the rigid laws know no
-/// ends), at most max_compare_rods rods.
-/// @throws InvalidInput naming the key ("ends"; "rods" for the length).
+/// ends), at most max_compare_rods rods, and either rods with rigid contacts or balls and masses
+/// alone (a chain of rods with compliant contacts, masses or balls is refused).
+/// @throws InvalidInput naming the key ("ends"; "rod" for the chain's kind; "rods" for the length).
 void check_compare_chain(const Chain& chain);
 
 /// Longest chain whose wave map properties are sampled (each sample is one solve).
@@ -111,6 +115,9 @@ struct Comparison {
     ImpactMatrices matrices;         ///< the rigid model: M = diag(rho A L), W, G
     Eigen::VectorXd velocities_pre;  ///< u- [m/s] from the case
     bool has_gaps = false;           ///< the case has gaps, which the rigid laws ignore
+    /// A chain of balls and masses alone: `wave` is the compliant outcome of its contacts (the ODE
+    /// system of docs/physics.md §9.9), not waves in rods; its vibration energy is 0.
+    bool rigid_bodies = false;
     std::optional<double> restitution;  ///< as requested (newton, poisson, kinematic)
     std::vector<LawComparison> laws;
     std::optional<std::size_t> closest;  ///< index in `laws` of the smallest finite distance
@@ -122,7 +129,9 @@ struct Comparison {
     double wave_tolerance = 0;       ///< the wave outcome's own accuracy (Outcome::accuracy)
     double rigid_energy_share = 1;   ///< final rigid / (final rigid + vibration) energy [-]
     std::optional<laws::PropertyReport> wave_map_properties;  ///< the touching rods' map, sampled
-    std::string wave_map_note;       ///< why the properties were not sampled (empty if they were)
+    /// Why the properties were not sampled; for a chain of balls and masses, how far their verdicts
+    /// can be trusted (its samples are ODE solves). Empty otherwise.
+    std::string wave_map_note;
     std::optional<laws::Cone> cone;  ///< three rods: the cone of gamma- (Winandy & Leine 2015 Fig. 4a)
 
     // The restitution the wave outcome implies.
@@ -144,7 +153,8 @@ Comparison compare(const Case& c, const CompareOptions& options = {});
 
 /// {"wave": the run JSON (outcome_report.hpp), "laws": [the laws JSON of each law (laws/report.hpp) plus
 /// "distance"], "title", "gaps_ignored_by_laws", "restitution", "closest_law", "cone",
-/// "wave_as_law": {...}, "implied_restitution": {...}}. Non-finite numbers are null.
+/// "wave_as_law": {...}, "implied_restitution": {...}, "outcome_model": "waves" (rods) or
+/// "compliant contacts" (balls and masses alone: "wave" holds their outcome)}. Non-finite numbers are null.
 nlohmann::ordered_json comparison_json(const Comparison& c);
 
 /// A readable multi-line report.

@@ -139,6 +139,9 @@ struct EmpiricalCone {
 struct SweepResult {
     std::string title;
     Eigen::Vector3d masses, lengths, impedances, transit_times;  ///< of the three rods (SI)
+    /// Three balls or masses with power-law contacts (docs/physics.md §9.11): the map is their
+    /// compliant outcome's (lengths, impedances and transit times are 0).
+    bool rigid_bodies = false;
     std::size_t directions = 0;
     Shard shard;
     std::size_t first = 0, last = 0;  ///< direction indices [first, last)

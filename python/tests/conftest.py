@@ -17,21 +17,25 @@ PLAIN_CASE = CASES_DIR / "chain_with_gaps.toml"
 assert len(CASE_FILES) >= 10, f"no case files found in {SOURCE_DIR / 'cases'}"
 
 
-def _free_and_unloaded(path):
+def _kinds(path):
+    """(free and unloaded ends, a chain of rods with rigid contacts, a chain of balls and masses alone)."""
     ends = tomllib.loads(path.read_text())
     rods = ends.get("rod", [])
-    # Masses, balls and compliant contacts (issues 23, 24; a rounded end makes a Hertz contact) are beyond
-    # the rigid impact laws: compare and sweep refuse them.
+    free = all(ends.get(side, {}).get("kind", "free") == "free" for side in ("left", "right")) and "load" not in ends
+    # Masses, balls and compliant contacts (issues 23, 24; a rounded end makes a Hertz contact).
     curved = ("end_radius", "left_end_radius", "right_end_radius")
     compliant = any(r.get("kind", "rod") != "rod" or "contact_stiffness" in r or "contact_damping" in r
                     or any(k in r for k in curved) for r in rods)
-    return (all(ends.get(side, {}).get("kind", "free") == "free" for side in ("left", "right")) and "load" not in ends
-            and not compliant)
+    bodies = all(r.get("kind", "rod") in ("ball", "mass") for r in rods)
+    return free, not compliant, bodies
 
 
 # Those a chain of free ends and rigid contacts suits: the rigid impact laws (compare, sweep) and every method.
-FREE_CASE_FILES = [p for p in CASE_FILES if _free_and_unloaded(p)]
+FREE_CASE_FILES = [p for p in CASE_FILES if _kinds(p)[0] and _kinds(p)[1]]
 assert len(FREE_CASE_FILES) >= 9 and len(FREE_CASE_FILES) < len(CASE_FILES)
+# Chains of balls and masses alone with free ends: compare takes them too (issue 24; their compliant outcome).
+FREE_BODY_CASE_FILES = [p for p in CASE_FILES if _kinds(p)[0] and _kinds(p)[2]]
+assert FREE_BODY_CASE_FILES, "no case of balls and masses alone with free ends"
 
 
 def cli_binary():

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import rodcollide as rc
-from conftest import CASE_FILES, FREE_CASE_FILES, SOURCE_DIR, case_id, cli_json, run_cli
+from conftest import CASE_FILES, FREE_BODY_CASE_FILES, FREE_CASE_FILES, SOURCE_DIR, case_id, cli_json, run_cli
 
 
 @pytest.mark.parametrize("path", FREE_CASE_FILES, ids=case_id)
@@ -13,9 +13,95 @@ def test_compare_equals_cli_json(path):
     assert rc.compare(rc.load_case(path)) == cli_json("compare", path)
 
 
-@pytest.mark.parametrize("path", sorted(set(CASE_FILES) - set(FREE_CASE_FILES)), ids=case_id)
+@pytest.mark.parametrize("path", FREE_BODY_CASE_FILES, ids=case_id)
+def test_compare_of_balls_and_masses_equals_cli_json(path):
+    """A chain of balls and masses alone: its compliant outcome beside the laws (docs/compare.md), momentum
+    kept by every law and by the compliant outcome."""
+    d = rc.compare(rc.load_case(path), properties=False)
+    assert d == cli_json("compare", path, "--no-properties")
+    assert d["outcome_model"] == "compliant contacts"
+    masses = np.array(d["laws"][0]["masses"])
+    p0 = masses @ np.array([r["initial_velocity"] for r in d["wave"]["rods"]])
+    assert masses @ np.array([r["final_velocity"] for r in d["wave"]["rods"]]) == pytest.approx(p0, rel=1e-12)
+    for law in d["laws"]:
+        assert masses @ np.array(law["final_velocities"]) == pytest.approx(p0, rel=1e-12)
+
+
+def test_sweep_of_three_hertz_balls_equals_cli():
+    path = SOURCE_DIR / "cases" / "compliant" / "hertz_cradle_3.toml"
+    s = rc.sweep(path, directions=24, laws=["sequential"], threads=2)
+    assert s.to_dict() == cli_json("sweep", path, "--directions", "24", "--laws", "sequential")
+    assert s.to_dict()["outcome_model"] == "compliant contacts"
+    # Both contacts separating (cone I): nothing acts, gamma+ = gamma-.
+    for k, cone in enumerate(s.cones):
+        if cone == "I":
+            assert s.gamma_post[k] == pytest.approx(s.gamma_pre[k], abs=1e-15)
+    # Elastic Hertz contacts keep the relative kinetic energy gamma^T G^-1 gamma / 2 in every direction.
+    m = np.full(3, 0.032882)
+    G = np.array([[1 / m[0] + 1 / m[1], -1 / m[1]], [-1 / m[1], 1 / m[1] + 1 / m[2]]])
+    Gi = np.linalg.inv(G)
+    before = np.einsum("ij,jk,ik->i", s.gamma_pre, Gi, s.gamma_pre)
+    after = np.einsum("ij,jk,ik->i", s.gamma_post, Gi, s.gamma_post)
+    assert after == pytest.approx(before, rel=1e-8)
+
+
+def test_compare_of_the_lossy_ball_cradle_equals_cli_json():
+    """Restitution e = 0.9 (cases/balls/): the laws at the same e beside the lossy compliant outcome; the
+    hysteresis loss D is the effective restitution's deficit, e_eff^2 = 1 - D / T-_rel."""
+    path = SOURCE_DIR / "cases" / "balls" / "steel_cradle_5_restitution.toml"
+    d = rc.compare(path, restitution=0.9, properties=False)
+    assert d == cli_json("compare", path, "--restitution", "0.9", "--no-properties")
+    masses = np.array(d["laws"][0]["masses"])
+    u0 = np.array([r["initial_velocity"] for r in d["wave"]["rods"]])
+    rel = u0 - masses @ u0 / masses.sum()
+    t_rel = 0.5 * masses @ rel**2
+    dissipated = d["wave"]["energy"]["dissipated"]
+    assert dissipated > 0.1 * t_rel
+    assert d["implied_restitution"]["effective_coefficient"] ** 2 == pytest.approx(1 - dissipated / t_rel, rel=1e-8)
+
+
+BALL = """[[rod]]
+kind = "ball"
+radius = 0.01
+density = 7850.0
+youngs_modulus = 210e9
+poisson_ratio = 0.3
+velocity = {velocity}
+{extra}
+"""
+
+
+def test_sweep_of_three_lossy_balls_equals_cli(tmp_path):
+    """Restitution e = 0.8 keeps the map homogeneous (docs/physics.md §9.11), so the circle is swept: no
+    direction gains energy, and every direction where a contact approaches at more than 0.2 loses some."""
+    path = tmp_path / "lossy.toml"
+    path.write_text(BALL.format(velocity=1, extra="") + 2 * BALL.format(velocity=0, extra="restitution = 0.8"))
+    s = rc.sweep(path, directions=24, laws=["newton"], restitution=0.8, threads=2)
+    assert s.to_dict() == cli_json("sweep", path, "--directions", "24", "--laws", "newton", "--restitution", "0.8")
+    Gi = np.array([[2, 1], [1, 2]]) / 3  # G^-1 of equal masses, over m
+    before = np.einsum("ij,jk,ik->i", s.gamma_pre, Gi, s.gamma_pre)
+    after = np.einsum("ij,jk,ik->i", s.gamma_post, Gi, s.gamma_post)
+    assert np.all(after <= before * (1 + 1e-8))
+    approaching = s.gamma_pre.min(axis=1) < -0.2
+    assert approaching.any() and np.all(after[approaching] < (1 - 1e-3) * before[approaching])
+
+
+def test_sweep_refuses_a_dashpot_beside_hertz_with_the_cli_message(tmp_path):
+    path = tmp_path / "damped.toml"
+    path.write_text(BALL.format(velocity=1, extra="") + BALL.format(velocity=0, extra="")
+                    + BALL.format(velocity=0, extra="contact_damping = 2.0"))
+    status, out, err = run_cli("sweep", path)
+    assert status == 2 and out == ""
+    with pytest.raises(ValueError) as e:
+        rc.sweep(path)
+    assert err.strip() == f"rodcollide sweep: {e.value}"
+    assert "rod[2].contact_damping" in err
+
+
+@pytest.mark.parametrize("path", sorted(set(CASE_FILES) - set(FREE_CASE_FILES) - set(FREE_BODY_CASE_FILES)), ids=case_id)
 def test_rigid_laws_refuse_ends_with_the_cli_message(path):
-    """The rigid impact laws know no walls, held or anechoic ends, or loads (docs/ends.md)."""
+    """The rigid impact laws know no walls, held or anechoic ends, or loads (docs/ends.md), and compare no rods
+    with compliant contacts, masses or balls."""
     status, out, err = run_cli("compare", path)
     assert status == 2 and out == ""
     with pytest.raises(ValueError) as e:

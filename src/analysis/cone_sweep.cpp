@@ -70,7 +70,8 @@ void validate(const ConeSweepOptions& o) {
 void check_cone_sweep_chain(const Chain& chain) {
     require_free_ends(chain.ends(), "sweep");
     if (chain.compliant())
-        throw InvalidInput("rod", fmt::format("{} compares with rigid impact laws of rods; {}", "sweep",
+        throw InvalidInput("rod", fmt::format("the cone sweep (four rods and more, and --export-law) identifies the "
+                                              "cone-wise linear map of rods with rigid contacts; {}",
                                               compliant_refusal("it")));
     if (chain.size() < 3 || chain.size() > max_cone_sweep_rods)
         throw InvalidInput("rods", fmt::format("a sweep needs 3 to {} rods (gamma- lives on the sphere S^(n-2)); the "

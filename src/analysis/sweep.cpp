@@ -7,6 +7,7 @@
 #include "rodcollide/laws/law.hpp"
 #include "analysis/parallel_for.hpp"
 #include "analysis/wave_map.hpp"
+#include "solvers/shared/rigid_bodies.hpp"
 
 #include <fmt/format.h>
 
@@ -168,9 +169,32 @@ void validate(const SweepOptions& o) {
 
 void check_sweep_chain(const Chain& chain) {
     require_free_ends(chain.ends(), "sweep");
-    if (chain.compliant())
-        throw InvalidInput("rod", fmt::format("{} compares with rigid impact laws of rods; {}", "sweep",
-                                              compliant_refusal("it")));
+    if (chain.compliant() && !rigid_bodies_only(chain))
+        throw InvalidInput("rod", fmt::format("{} compares the rigid impact laws with rods whose contacts are rigid, or "
+                                              "with chains of balls and masses alone; {}",
+                                              "sweep", compliant_refusal("it")));
+    if (rigid_bodies_only(chain)) {
+        // The circle of directions is the whole map only if the map is positively homogeneous
+        // (docs/physics.md §9.11): contacts k δ^p with one exponent p are; contacts of two exponents
+        // are not (each would scale time its own way), nor is a dashpot c δ' beside k δ^p with p != 1.
+        const double p = chain[1].contact_exponent;
+        for (std::size_t i = 2; i < chain.size(); ++i)
+            if (chain[i].contact_exponent != p)
+                throw InvalidInput(fmt::format("rod[{}].contact_exponent", i),
+                                   fmt::format("sweep takes balls and masses whose contacts share one exponent: {:g} "
+                                               "here, {:g} at rod[1] (contacts of two exponents make the map "
+                                               "gamma- -> gamma+ depend on |gamma-|, so no circle of directions is the "
+                                               "whole map: docs/physics.md §9.11); use compare for this chain",
+                                               chain[i].contact_exponent, p));
+        for (std::size_t i = 1; i < chain.size(); ++i)
+            if (chain[i].contact_damping > 0 && p != 1)
+                throw InvalidInput(fmt::format("rod[{}].contact_damping", i),
+                                   fmt::format("sweep takes balls and masses with power-law contacts: a dashpot "
+                                               "(contact_damping = {:g}) beside k delta^{:g} makes the map gamma- -> gamma+ "
+                                               "depend on |gamma-|, so no circle of directions is the whole map "
+                                               "(docs/physics.md §9.11; only p = 1 keeps it); use compare for this chain",
+                                               chain[i].contact_damping, p));
+    }
     if (chain.size() != 3)
         throw InvalidInput("rods", fmt::format("a sweep needs exactly 3 rods (gamma- lives in the (gamma1, gamma2) "
                                                "plane); the case has {}",
@@ -208,6 +232,7 @@ SweepResult sweep(const std::string& title, const Chain& chain, const SweepOptio
     validate(options);
     SweepResult r;
     r.title = title;
+    r.rigid_bodies = rigid_bodies_only(chain);
     for (std::size_t i = 0; i < 3; ++i) {
         const Rod& rod = chain[i];
         const auto k = static_cast<Eigen::Index>(i);

@@ -54,14 +54,19 @@ std::string sweep_csv(const SweepResult& r) {
 std::string sweep_table(const SweepResult& r) {
     std::string s;
     auto out = std::back_inserter(s);
-    fmt::format_to(out, "{}: {} directions of gamma- = (cos theta, sin theta) [wave: {}]", r.title, r.directions,
-                   to_string(r.method));
+    // Balls and masses: the map is their compliant contacts' (named so, as compare does); rods: as it was.
+    fmt::format_to(out, "{}: {} directions of gamma- = (cos theta, sin theta) [{}: {}]", r.title, r.directions,
+                   r.rigid_bodies ? "compliant contacts" : "wave", to_string(r.method));
     if (r.shard.count > 1)
         fmt::format_to(out, ", shard {}/{}: directions {}..{}", r.shard.index, r.shard.count, r.first, r.last - 1);
-    fmt::format_to(out, "\nrods (touching): lengths ({:.6g}) m, masses ({:.6g}) kg, impedances ({:.6g}) N s/m, "
-                        "transit times ({:.6g}) s\n",
-                   fmt::join(list(r.lengths), ", "), fmt::join(list(r.masses), ", "),
-                   fmt::join(list(r.impedances), ", "), fmt::join(list(r.transit_times), ", "));
+    if (r.rigid_bodies)
+        fmt::format_to(out, "\nbodies (touching, power-law contacts: the map is their compliant outcome's): masses ({:.6g}) kg\n",
+                       fmt::join(list(r.masses), ", "));
+    else
+        fmt::format_to(out, "\nrods (touching): lengths ({:.6g}) m, masses ({:.6g}) kg, impedances ({:.6g}) N s/m, "
+                            "transit times ({:.6g}) s\n",
+                       fmt::join(list(r.lengths), ", "), fmt::join(list(r.masses), ", "),
+                       fmt::join(list(r.impedances), ", "), fmt::join(list(r.transit_times), ", "));
 
     fmt::format_to(out, "\nlargest error per cone of gamma- (Winandy & Leine 2015 Fig. 4a), "
                         "error = ||gamma+_law - gamma+_wave||_G^-1 / ||gamma-||_G^-1:\n");
@@ -137,7 +142,8 @@ json sweep_json(const SweepResult& r) {
             {"last", r.last},
             {"linear_tolerance", r.linear_tolerance},
             {"laws", laws_json},
-            {"cone_map", map}};
+            {"cone_map", map},
+            {"outcome_model", r.rigid_bodies ? "compliant contacts" : "waves"}};
 }
 
 }  // namespace rodcollide

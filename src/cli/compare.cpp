@@ -44,8 +44,16 @@ sqrt(T+_rel/T-_rel) in the centre-of-mass frame, and, when rod 1 alone strikes t
 (Brogliato, Zhang & Liu 2012 §7.1), the first column of the restitution matrix E_n
 of the kinematic law.
 
+A chain of balls and masses alone (compliant contacts: Hertz, or contact_stiffness and
+contact_exponent, dashpots allowed) is compared the same way: the rigid laws at its masses and
+initial velocities, every contact closed, beside its compliant outcome (the ODE of
+docs/physics.md §9.9, solved by --method), labelled "compliant" ("wave" in the JSON, with
+"outcome_model": "compliant contacts"). A chain of rods with compliant contacts, masses or balls is
+refused.
+
 examples:
   rodcollide compare cases/seed000_three_rods.toml
+  rodcollide compare cases/compliant/hertz_cradle_3.toml
   rodcollide compare cases/steel_cradle_5.toml --laws sequential,newton --restitution 0.9
   rodcollide compare cases/saint_venant_short_striker.toml --json | jq '.laws[].distance'
 )";

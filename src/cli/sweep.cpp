@@ -44,6 +44,13 @@ the wave map is linear, gamma+ = J gamma-, with J and the boundaries (located ex
 neighbouring matrices agree), next to Winandy & Leine's cones and Q matrices. For identical rods the
 wave map is the Sequential Impact Law all around the circle.
 
+Three balls or masses with power-law contacts of one exponent p (Hertz, or contact_stiffness and
+contact_exponent; restitution e <= 1 allowed) are swept the same way, their compliant outcome (the
+ODE of docs/physics.md §9.9) in place of the wave solution: the map is positively homogeneous,
+gamma+(s gamma-) = s gamma+(gamma-) for s > 0 (docs/physics.md §9.11), so the circle of directions
+is again the whole map; it is not linear in cones (only p = 1 can be). Refused, because they break
+homogeneity: contacts of two exponents, and a dashpot (contact_damping) beside p != 1.
+
 Directions are solved on every hardware thread (--threads). A long sweep can be split into
 shards: --shard k/n computes the k-th of n contiguous blocks of directions; the CSVs of shards 1..n,
 concatenated in order, are the CSV of the whole sweep (only shard 1 writes the header line).
@@ -265,6 +272,7 @@ int run_sweep(const std::vector<std::string>& args) {
     }
     try {
         check_sweep_chain(c.chain);
+        if (vm.count("export-law")) check_cone_sweep_chain(c.chain);  // the law comes from a cone sweep
         validate(options);
     } catch (const InvalidInput& e) {
         return usage_error("sweep", flag_error(e, visible));

@@ -10,6 +10,8 @@
 
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 using rodcollide::testing::check_bad_input;
 using rodcollide::testing::file_text;
@@ -156,4 +158,75 @@ TEST_CASE("laws --law identified: bad law files give one line naming the file, e
     check_bad_input("compare cases/seed000_three_rods.toml --laws identified:" + law, law + ": made for 4 bodies, applied to 3");
     check_bad_input("laws --law identified:" + (dir / "none.json").string() + " --masses 1,1,1 --velocities 1,0,0",
                     "cannot be read");
+}
+
+TEST_CASE("sweep on a 3-ball Hertz cradle: the compliant map around the circle", "[cli][sweep][balls]") {
+    const auto r = run_cli("sweep cases/compliant/hertz_cradle_3.toml --directions 24 --laws sequential --json");
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["outcome_model"] == "compliant contacts");
+    CHECK(j["directions"] == 24);
+    // The Hertz map differs from the sequential law where contacts approach (cone III: both).
+    bool differs = false;
+    for (const auto& c : j["laws"][0]["cones"])
+        if (c["cone"] == "III") differs = c["max_error"].get<double>() > 1e-3;
+    CHECK(differs);
+    const auto t = run_cli("sweep cases/compliant/hertz_cradle_3.toml --directions 24");
+    REQUIRE(t.status == 0);
+    CHECK_THAT(t.out, Catch::Contains("bodies (touching, power-law contacts"));
+}
+
+TEST_CASE("sweep on the 3-ball steel cradle (cases/balls/): positively homogeneous, so the circle is the whole map; "
+          "elastic, so every direction keeps its relative energy", "[cli][sweep][balls]") {
+    TempDir dir("sweep_cli_cradle");
+    const std::string csv = (dir / "map.csv").string();
+    const auto r = run_cli("sweep cases/balls/steel_cradle_3.toml --directions 16 --laws sequential --json --csv " + csv);
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["outcome_model"] == "compliant contacts");
+    CHECK(j["directions"] == 16);
+    // Equal masses m: G = (1/m) [[2, -1], [-1, 2]], so gamma^T G^-1 gamma is (m/3)(2a^2 + 2ab + 2b^2).
+    auto energy = [](double a, double b) { return 2 * a * a + 2 * a * b + 2 * b * b; };
+    std::istringstream lines(file_text(csv));
+    std::string line;
+    std::getline(lines, line);  // the header
+    CHECK_THAT(line, Catch::StartsWith("index,theta_deg,gamma1_pre,gamma2_pre,gamma1_wave,gamma2_wave"));
+    int points = 0;
+    while (std::getline(lines, line)) {
+        INFO(line);
+        std::vector<double> x;
+        std::istringstream fields(line);
+        for (std::string f; std::getline(fields, f, ',') && x.size() < 6;) x.push_back(std::stod(f));
+        REQUIRE(x.size() == 6);
+        CHECK(std::abs(energy(x[4], x[5]) - energy(x[2], x[3])) <= 1e-8 * energy(x[2], x[3]));
+        ++points;
+    }
+    CHECK(points == 16);
+}
+
+TEST_CASE("sweep refuses dashpots beside Hertz, rods with compliant contacts and --export-law of balls: one line, "
+          "exit 2, nothing written", "[cli][sweep][balls][errors]") {
+    TempDir dir("sweep_cli_balls");
+    const std::string damped = dir.write("damped.toml",
+                                         "[[rod]]\nkind = \"mass\"\nmass = 1\nvelocity = 1\n"
+                                         "[[rod]]\nkind = \"mass\"\nmass = 1\ncontact_stiffness = 100\ncontact_exponent = 1.5\n"
+                                         "[[rod]]\nkind = \"mass\"\nmass = 1\ncontact_stiffness = 100\ncontact_exponent = 1.5\n"
+                                         "contact_damping = 2\n")
+                                   .string();
+    check_bad_input("sweep " + damped, "rod[2].contact_damping: sweep takes balls and masses with power-law contacts: a "
+                                       "dashpot (contact_damping = 2) beside k delta^1.5");
+    const std::string law = (dir / "law.json").string();
+    check_bad_input("sweep cases/compliant/hertz_cradle_3.toml --directions 12 --export-law " + law,
+                    "the cone sweep (four rods and more, and --export-law)");
+    const std::string csv = (dir / "map.csv").string();
+    check_bad_input("sweep " + damped + " --csv " + csv, "rod[2].contact_damping");
+    fs::remove(damped);
+    CHECK(fs::is_empty(dir.path()));  // nothing written
+    const std::string rods = dir.write("rods.toml",
+                                       "[[rod]]\nlength = 1\narea = 1\ndensity = 1\nyoungs_modulus = 1\nvelocity = 1\n"
+                                       "[[rod]]\nlength = 1\narea = 1\ndensity = 1\nyoungs_modulus = 1\ncontact_stiffness = 10\n"
+                                       "[[rod]]\nlength = 1\narea = 1\ndensity = 1\nyoungs_modulus = 1\n")
+                                 .string();
+    check_bad_input("sweep " + rods, "chains of balls and masses alone");
+    check_bad_input("sweep cases/balls/steel_ball_on_rod.toml", "chains of balls and masses alone");
 }

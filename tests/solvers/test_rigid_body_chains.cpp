@@ -7,6 +7,7 @@
 // held to a fixed relative figure the issue names.
 #include "chain_builders.hpp"
 #include "conservation.hpp"
+#include "rigid_body_rk4.hpp"
 #include "rodcollide/solve.hpp"
 
 #include <catch2/catch.hpp>
@@ -20,6 +21,7 @@
 using namespace rodcollide;
 using rodcollide::testing::check_momentum_with_ends;
 using rodcollide::testing::make_ball;
+using rodcollide::testing::rk4_chain;
 
 namespace {
 
@@ -54,43 +56,6 @@ double duration(const Outcome& o, std::size_t contact) {
     REQUIRE(o.contacts.at(contact).intervals.size() == 1);
     const Interval& iv = o.contacts[contact].intervals.front();
     return iv.end - iv.start;
-}
-
-/// A chain of bodies with power-law contacts k δ^p, as an independent integration (classical RK4
-/// at a fixed step h, the force written out here): the final velocities once every contact is open
-/// and separating.
-std::vector<double> rk4_chain(const std::vector<double>& m, std::vector<double> v, double k, double p, double h) {
-    const std::size_t n = m.size();
-    std::vector<double> x(n, 0.0);  // touching at t = 0
-    auto accel = [&](const std::vector<double>& xs, std::vector<double>& a) {
-        std::fill(a.begin(), a.end(), 0.0);
-        for (std::size_t i = 0; i + 1 < n; ++i) {
-            const double d = xs[i] - xs[i + 1];
-            if (d <= 0) continue;
-            const double f = k * std::pow(d, p);
-            a[i] -= f / m[i];
-            a[i + 1] += f / m[i + 1];
-        }
-    };
-    std::vector<double> a1(n), a2(n), a3(n), a4(n), xt(n), v1(n), v2(n), v3(n);
-    for (std::size_t step = 0; step < 100'000'000; ++step) {
-        accel(x, a1);
-        for (std::size_t i = 0; i < n; ++i) xt[i] = x[i] + h / 2 * v[i], v1[i] = v[i] + h / 2 * a1[i];
-        accel(xt, a2);
-        for (std::size_t i = 0; i < n; ++i) xt[i] = x[i] + h / 2 * v1[i], v2[i] = v[i] + h / 2 * a2[i];
-        accel(xt, a3);
-        for (std::size_t i = 0; i < n; ++i) xt[i] = x[i] + h * v2[i], v3[i] = v[i] + h * a3[i];
-        accel(xt, a4);
-        for (std::size_t i = 0; i < n; ++i) {
-            x[i] += h / 6 * (v[i] + 2 * v1[i] + 2 * v2[i] + v3[i]);
-            v[i] += h / 6 * (a1[i] + 2 * a2[i] + 2 * a3[i] + a4[i]);
-        }
-        bool done = true;
-        for (std::size_t i = 0; i + 1 < n; ++i) done = done && x[i] < x[i + 1] && v[i] <= v[i + 1];
-        if (done) return v;
-    }
-    FAIL("RK4 did not separate");
-    return v;
 }
 
 }  // namespace
