@@ -39,6 +39,19 @@ SolverOptions exact() {
     return o;
 }
 
+/// The final velocities / V of a chain solved exactly at accuracy 1e-10 (two stated bounds together
+/// within 1e-9), for the scale-invariance tests.
+std::vector<double> scaled_final_velocities(const std::vector<Rod>& rods, double V) {
+    SolverOptions o = exact();
+    o.accuracy = 1e-10;
+    const Outcome out = solve(Chain(rods), o);
+    REQUIRE(out.settled);
+    REQUIRE(out.velocity_error_bound <= 1e-10 * V);
+    std::vector<double> r;
+    for (const RodOutcome& ro : out.rods) r.push_back(ro.final_velocity / V);
+    return r;
+}
+
 SolverOptions verlet(double accuracy = 1e-6) {
     SolverOptions o;
     o.method = Method::finite_difference;
@@ -150,14 +163,7 @@ TEST_CASE("rigid bodies: monodisperse Hertz chains struck by one scale with k, m
         for (const auto& [k, m, V] : {std::tuple{1.0, 1.0, 1.0}, std::tuple{2.5e5, 0.03, 0.2}, std::tuple{7e-3, 40.0, 6.0}}) {
             std::vector<Rod> rods{body(m, V)};
             for (std::size_t i = 1; i < n; ++i) rods.push_back(body(m, 0, 0, k, 1.5));
-            SolverOptions o = exact();
-            o.accuracy = 1e-10;  // two stated bounds together within 1e-9
-            const Outcome out = solve(Chain(rods), o);
-            REQUIRE(out.settled);
-            REQUIRE(out.velocity_error_bound <= 1e-10 * V);
-            std::vector<double> r;
-            for (const RodOutcome& ro : out.rods) r.push_back(ro.final_velocity / V);
-            ratios.push_back(r);
+            ratios.push_back(scaled_final_velocities(rods, V));
         }
         for (std::size_t s = 1; s < ratios.size(); ++s)
             for (std::size_t i = 0; i < n; ++i) CHECK(std::abs(ratios[s][i] - ratios[0][i]) <= 1e-9);
@@ -445,14 +451,7 @@ TEST_CASE("rigid bodies: monodisperse ball chains (kind = \"ball\", Hertz derive
                                                std::tuple{0.05, 19300.0, 79e9, 6.0}}) {
                 std::vector<Rod> rods{make_ball(R, V, 0, 1, rho, E, 0.3)};
                 for (std::size_t i = 1; i < n; ++i) rods.push_back(make_ball(R, 0, 0, e, rho, E, 0.3));
-                SolverOptions o = exact();
-                o.accuracy = 1e-10;  // two stated bounds together within 1e-9
-                const Outcome out = solve(Chain(rods), o);
-                REQUIRE(out.settled);
-                REQUIRE(out.velocity_error_bound <= 1e-10 * V);
-                std::vector<double> r;
-                for (const RodOutcome& ro : out.rods) r.push_back(ro.final_velocity / V);
-                ratios.push_back(r);
+                ratios.push_back(scaled_final_velocities(rods, V));
             }
             INFO("e = " << e << ", " << n << " balls");
             for (std::size_t s = 1; s < ratios.size(); ++s)
