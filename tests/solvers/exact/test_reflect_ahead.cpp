@@ -6,6 +6,7 @@
 // rounding.
 #include "chain_builders.hpp"
 #include "conservation.hpp"
+#include "outcome_difference.hpp"
 #include "solvers/exact/characteristics.hpp"
 
 #include <catch2/catch.hpp>
@@ -15,6 +16,7 @@
 #include <random>
 
 using namespace rodcollide;
+using rodcollide::testing::outcome_difference;
 
 namespace {
 
@@ -24,16 +26,6 @@ SolverOptions outcome_only(bool ahead, bool rebase = true) {
     o.reflect_ahead = ahead;
     o.rebase_times = rebase;
     return o;
-}
-
-/// Largest difference of final velocities (relative to V) and impulses (to m V) [-].
-double outcome_difference(const Chain& chain, const Outcome& a, const Outcome& b) {
-    const double v = chain.velocity_scale();
-    double d = 0;
-    for (std::size_t i = 0; i < chain.size(); ++i) d = std::max(d, std::abs(a.rods[i].final_velocity - b.rods[i].final_velocity) / v);
-    for (std::size_t k = 0; k + 1 < chain.size(); ++k)
-        d = std::max(d, std::abs(a.contacts[k].impulse - b.contacts[k].impulse) / (v * chain[k].mass()));
-    return d;
 }
 
 }  // namespace
