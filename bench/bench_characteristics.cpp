@@ -115,18 +115,21 @@ BENCHMARK(BM_EventGroup_MixedGapsCut)->Unit(benchmark::kMillisecond);
 // the fronts a rod carries grow with the closings the chain has had (every closing and opening
 // emits fronts, and exact tracking removes none), and a rod awake between closings reflects each
 // of them every period (peak_fronts_per_rod: 88 / 174 / 727 to settling; 76 / 94 / 106 / 68 at
-// 20 / 40 / 60 / 100 rods early, where the cost per closing stays within 2x). Run (medians of
-// repetitions):
+// 20 / 40 / 60 / 100 rods early). 61 % of those groups were reflections beside a sleeper and 37 %
+// at open contacts between awake rods (60 rods); open contacts now reflect ahead of the event loop
+// (docs/physics.md §6.8: groups_per_closing counts the loop's groups), which the LoopOnly variant
+// turns off for the ratio in one run. Run (medians of repetitions):
 //   build/rodcollide_bench --benchmark_filter=PerClosing --benchmark_repetitions=5
 //   --benchmark_report_aggregates_only=true
 
-void time_closings(benchmark::State& state, double end_time) {
+void time_closings(benchmark::State& state, double end_time, bool reflect_ahead = true) {
     const auto rods = static_cast<std::size_t>(state.range(0));
     std::vector<Chain> chains;
     for (unsigned seed = 1; seed <= 3; ++seed) chains.push_back(testing::scaling_chain(testing::ScalingFamily::equal_gaps, rods, seed));
     SolverOptions options;
     options.rounding_check = false;  // its second run repeats the solve: the cost of the closings themselves
     options.end_time = end_time;
+    options.reflect_ahead = reflect_ahead;
     std::size_t closings = 0, events = 0, peak_fronts = 0;
     for (auto _ : state) {
         closings = events = peak_fronts = 0;
@@ -153,5 +156,8 @@ BENCHMARK(BM_PerClosing_EarlyEqualGaps)->Arg(20)->Arg(40)->Arg(60)->Arg(100)->Un
 
 void BM_PerClosing_SettlingEqualGaps(benchmark::State& state) { time_closings(state, 1e4); }
 BENCHMARK(BM_PerClosing_SettlingEqualGaps)->Arg(20)->Arg(40)->Arg(60)->Unit(benchmark::kMillisecond);
+
+void BM_PerClosing_SettlingEqualGaps_LoopOnly(benchmark::State& state) { time_closings(state, 1e4, false); }
+BENCHMARK(BM_PerClosing_SettlingEqualGaps_LoopOnly)->Arg(20)->Arg(60)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -110,6 +110,9 @@ struct SolverStats {
     std::size_t peak_stored_fronts = 0;  ///< most fronts stored at once (characteristics; max_fronts caps it)
     std::size_t free_flights = 0;  ///< stretches of free flight skipped at once (free_flight.hpp)
     std::size_t sleeps = 0;        ///< times a rod fell asleep in free flight (docs/physics.md §6.7)
+    /// Junction events an open contact processed ahead of the event loop, not counted in `events`
+    /// (docs/physics.md §6.8); max_events bounds the sum.
+    std::size_t reflected_ahead = 0;
     /// Event groups (characteristics) or time steps (grid) of the coarser run the error estimate
     /// compares with (0: none).
     std::size_t estimate_events = 0;

@@ -124,6 +124,11 @@ struct SolverOptions {
     /// just before the next possible closing while no contact carries force (free_flight.hpp).
     /// The outcome is the same to rounding; false is for comparing the two.
     bool skip_free_flight = true;
+    /// Characteristics, where rods may sleep (skip_free_flight, no keep_history, free rods only):
+    /// an open contact reflects what arrives up to a transit after the current event group at
+    /// once, ahead of the event loop, until a first front is merged (docs/physics.md §6.8). The
+    /// outcome is the same to rounding; false is for comparing the two.
+    bool reflect_ahead = true;
     /// Characteristics, without keep_history, on a chain with free ends: keep the solver's times
     /// relative to an origin moved forward to the next event group whenever that lies more than a
     /// longest period ahead, so that their rounding stays that of a few transit times however long the run

@@ -102,6 +102,7 @@ std::string ensemble_fingerprint(const Chain& chain, const SolverOptions& s, con
     // Options added since print only when set, so that the fingerprints of ensembles that leave
     // them at their defaults stay what they were.
     if (s.max_work != default_max_work) fmt::format_to(out, "max_work {}\n", s.max_work);
+    if (!s.reflect_ahead) fmt::format_to(out, "reflect_ahead 0\n");
     for (const Perturbation& p : spec.perturb) {
         fmt::format_to(out, "perturb {} {} {:a} {} {}", p.key, p.relative, p.spread, static_cast<int>(p.distribution),
                        p.shared);

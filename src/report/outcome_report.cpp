@@ -65,6 +65,7 @@ nlohmann::ordered_json outcome_json(const std::string& title, const Outcome& o) 
     json stats = {{"events", o.stats.events}, {"fronts", o.stats.fronts}, {"dropped_fronts", o.stats.dropped_fronts},
                   {"merged_fronts", o.stats.merged_fronts}, {"peak_stored_fronts", o.stats.peak_stored_fronts},
                   {"free_flights", o.stats.free_flights}, {"sleeps", o.stats.sleeps},
+                  {"reflected_ahead", o.stats.reflected_ahead},
                   {"estimate_events", o.stats.estimate_events}};
     if (o.stats.abandoned_events) stats["abandoned_events"] = o.stats.abandoned_events;  // only where there was one
     if (o.method == Method::finite_difference) {

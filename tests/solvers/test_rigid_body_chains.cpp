@@ -8,12 +8,14 @@
 #include "chain_builders.hpp"
 #include "conservation.hpp"
 #include "rigid_body_rk4.hpp"
+#include "rodcollide/case_file.hpp"
 #include "rodcollide/solve.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <numbers>
 #include <random>
 #include <vector>
@@ -479,4 +481,17 @@ TEST_CASE("rigid bodies: both paths stop at max_work integration steps with the 
         const Outcome capped = solve(chain, o);
         for (std::size_t i = 0; i < 3; ++i) CHECK(capped.rods[i].final_velocity == free_run.rods[i].final_velocity);
     }
+}
+
+TEST_CASE("rigid bodies: the steps that redo an interval up to an event count against max_work too",
+          "[rigid_bodies][bounded_work]") {
+    // fuzz/regressions/ode_stiff_dashpot_redo.toml: a dashpot of 2.1e11 N s/m on a ball of 4e-71 kg.
+    // The dense stepper crossed the interval up to an event in one step; the controlled stepper
+    // that redoes it so that no step spans the kink took steps without bound (20 s under the
+    // sanitizers, over a minute without). Those steps are counted against the same cap.
+    const Case c = load_case(std::filesystem::path(RODCOLLIDE_SOURCE_DIR) / "fuzz" / "regressions" /
+                             "ode_stiff_dashpot_redo.toml");
+    SolverOptions o = exact();
+    o.max_work = 20'000;
+    CHECK_THROWS_WITH(solve(c.chain, o), Catch::Contains("max_work"));
 }

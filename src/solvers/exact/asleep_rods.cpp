@@ -124,6 +124,27 @@ bool AsleepRods::arm_wake(std::size_t j, double t) {
     return bound >= limit;
 }
 
+double AsleepRods::open_for(std::size_t j, double t, const PeriodicPath& awake, double limit) const {
+    const Junction& q = chain_.junctions[j];
+    const EndView ahead = EndView::periodic(awake, 0);
+    const EndView left = asleep(q.left) ? end_view(static_cast<std::size_t>(q.left), true, t) : ahead;
+    const EndView right = asleep(q.right) ? end_view(static_cast<std::size_t>(q.right), false, t) : ahead;
+    const double gap = chain_.contacts[static_cast<std::size_t>(chain_.contacts.contact_at(j))].gap_at(t);
+    const double margin = 4 * chain_.velocity_scale * chain_.group_tolerance(t);
+    return closing_lower_bound(gap, left, right, limit, margin, wake_budget);
+}
+
+void AsleepRods::sync_gap_along(std::size_t j, double t, const PeriodicPath& awake, double u) {
+    const Junction& q = chain_.junctions[j];
+    ContactRecord& c = chain_.contacts[static_cast<std::size_t>(chain_.contacts.contact_at(j))];
+    synced_[j] = t + u;
+    if (c.closed()) return;
+    const EndView ahead = EndView::periodic(awake, 0);
+    const EndView left = asleep(q.left) ? end_view(static_cast<std::size_t>(q.left), true, t) : ahead;
+    const EndView right = asleep(q.right) ? end_view(static_cast<std::size_t>(q.right), false, t) : ahead;
+    c.set_gap(std::max(0.0, c.gap_at(t) + right.position(u) - left.position(u)), t + u);
+}
+
 /// Closed ends without force next to a sleeper (docs/physics.md §6.7): they give the open
 /// response, and stay closed, while the free separation velocity s stays within the opening
 /// tolerance (|s| <= it: touching_junction(), stays_in_contact()), so each rod reflects at its
@@ -167,6 +188,9 @@ void AsleepRods::try_sleep(std::size_t e, double t) {
         const ContactRecord& c = chain_.contacts[static_cast<std::size_t>(k)];
         if (c.force() != 0 || (c.touching() && !c.closed())) return;
     }
+    // Its contacts as the event loop has them now, not as they reflected ahead (§6.8).
+    tracker_.rewind(e, t);
+    tracker_.rewind(e + 1, t);
     if (arrivals_pending(e, t)) return;
     z.paths = chain_.end_paths_of(e, t);
     if (z.paths->first.steady() && z.paths->second.steady()) {
@@ -236,6 +260,8 @@ void AsleepRods::restore_rate(std::size_t j, double t) {
 void AsleepRods::wake(std::size_t e, double t) {
     Sleep& z = sleep_[e];
     if (!z.asleep) return;
+    tracker_.rewind(e, t);  // its contacts as the event loop has them at t (§6.8)
+    tracker_.rewind(e + 1, t);
     chain_.field.thaw(e);
     for (std::size_t j : {e, e + 1}) sync_gap(j, t);
     const double T = chain_.elements[e].transit_time, u = periodic_phase(t - z.since, 2 * T);

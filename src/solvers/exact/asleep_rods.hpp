@@ -48,6 +48,24 @@ public:
     /// After an awake end beside a sleeper reflected at t: the contact's wake-up time from there.
     void rearm(std::size_t j, double t) { arm_wake(j, t); }
 
+    // An awake end beside a sleeper reflecting ahead of the event loop (docs/physics.md §6.8): it
+    // follows `awake`, its known arrivals from t (a path over one transit, exact up to `limit`).
+    /// How long after t the open contact at junction j, synced at t, provably stays open [s], up to `limit`.
+    double open_for(std::size_t j, double t, const PeriodicPath& awake, double limit) const;
+    /// The gap at junction j, synced at t, brought to t + u with the awake end along `awake`.
+    void sync_gap_along(std::size_t j, double t, const PeriodicPath& awake, double u);
+    /// The gap at junction j brought to t, its awake end steady since the last sync.
+    void sync(std::size_t j, double t) { sync_gap(j, t); }
+    /// Junction j's sync and wake-up times, to be taken back with the reflections made ahead.
+    struct Sync {
+        double synced = 0, wake = 0;  // [s]
+    };
+    Sync sync_state(std::size_t j) const { return {synced_[j], wake_[j]}; }
+    void restore_sync_state(std::size_t j, const Sync& s) {
+        synced_[j] = s.synced;
+        wake_[j] = s.wake;
+    }
+
     /// Puts element e (a rod) to sleep at t if both its ends are free and neither contact can
     /// close within a period (or before the neighbour's next arrival), at most once per period.
     void try_sleep(std::size_t e, double t);

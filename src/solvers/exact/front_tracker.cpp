@@ -66,6 +66,7 @@ public:
         tracked_.velocity_tolerance = velocity_tolerance_;
         tracked_.time_tolerance = time_tolerance_;
         state_.resize(junctions_.size());
+        ahead_.resize(junctions_.size());
         last_junction_ = junctions_.size() - 1;
         if (options.force_samples)
             for (std::size_t k = 0; k < contacts_.size(); ++k) contacts_[k].record_forces();
@@ -115,6 +116,7 @@ public:
             if (forced_contacts_ == 0) settling_.force_free([&] {
                 if (only_free_rods_ && approaching_neighbours(t)) return inf;  // cheap, and no rod woken
                 asleep_.wake_all(t);  // the bound reads every rod's arrivals
+                rewind_all(t);        // and every gap
                 const double bound = settle_bound(t);
                 // Free rods keep their momentum and energy: read them now, before times grow
                 // large against the transit times (their rounding is that of t, not of the
@@ -137,11 +139,15 @@ public:
                 t_next = shift(t_next);
             }
             asleep_.wake_all(horizon());  // no event of an awake rod lies between t and the horizon
+            rewind_all(horizon());
             outcome_ = snapshot(horizon(), have_outcome, nullptr, *options_.end_time);
-        } else if (!have_outcome) {
-            // The event queue ran dry: nothing moves relative to anything any more.
-            asleep_.wake_all(t);
-            outcome_ = snapshot(t, true);
+        } else {
+            rewind_all(t);
+            if (!have_outcome) {
+                // The event queue ran dry: nothing moves relative to anything any more.
+                asleep_.wake_all(t);
+                outcome_ = snapshot(t, true);
+            }
         }
         // Nothing changes between the last event group and the next event.
         field_.set_valid_until(t_next == inf ? std::max(t, recorded_until()) : t_next);
@@ -164,6 +170,12 @@ private:
         contacts_.move_time_origin(shift, time_origin_.origin());
         settling_.shift_times(shift);
         for (JunctionState& s : state_) s.accounted_until = shift(s.accounted_until);
+        for (Ahead& a : ahead_) {
+            a.time = shift(a.time);
+            a.start.accounted_until = shift(a.start.accounted_until);
+            a.gap.time = shift(a.gap.time);
+            if (a.beside_sleeper) *a.beside_sleeper = {shift(a.beside_sleeper->synced), shift(a.beside_sleeper->wake)};
+        }
         for (std::size_t j = 0; j < junctions_.size(); ++j) queue_.set(j, shift(queue_.time(j)));
         flight_.shift_times(shift);
         asleep_.shift_times(shift);
@@ -184,6 +196,7 @@ private:
 
     void process_group(double t) {
         const double read_until = t + group_tolerance(t);
+        group_time_ = t;
         group_.clear();
         group_times_.clear();
         while (queue_.top_time() <= read_until) {
@@ -212,14 +225,17 @@ private:
     /// Junction j's response at its event time t, with what arrives there up to `read_until` (the
     /// group's simultaneity window).
     void process_junction(std::size_t j, double t, double read_until) {
+        end_ahead(j);  // it reflected ahead up to its next event, which this is
         if (asleep_.has_sleeper(j) && asleep_.beside_sleeper(j, t, read_until)) {
             reflect_beside_sleeper(j, t, read_until);
+            if (may_reflect_ahead()) reflect_ahead_beside_sleeper(j, t);
             return;
         }
         const double tol = read_until - t;
         const Junction& q = junctions_[j];
         JunctionState& s = state_[j];
         JunctionArrivals in;
+        const std::size_t from_alpha = s.cursor_alpha, from_beta = s.cursor_beta;
         if (q.left >= 0) {
             in.z_left = element(q.left).impedance;
             in.alpha_in = arrived(field_.alpha_arrivals(q.left), s.cursor_alpha, read_until);
@@ -247,8 +263,218 @@ private:
         const JunctionResponse r = splits ? without_small_jump(s, ideal, in, q.kind) : ideal;
         if (k >= 0) set_force(contacts_[static_cast<std::size_t>(k)], r.force, t);
         if (is_chain_end(j) && chain_ends_.update(j, r, t)) settling_.force_carried();
-        if (q.left >= 0) emit_left(j, r.beta_to_left, ideal.beta_to_left, t, splits);
-        if (q.right >= 0) emit_right(j, r.alpha_to_right, ideal.alpha_to_right, t, splits);
+        // An open contact reflects each arrival at its own time (reflect_each()). Once fronts are
+        // merged the run is an estimate, and keeps the responses its calibration was measured
+        // with (docs/physics.md §5.1): all at t.
+        const bool open = merged_fronts_ == 0 && k >= 0 && q.kind == JunctionKind::contact && !touching && r.force == 0 &&
+                          !loaded && !splits;
+        if (open) {
+            reflect_each(j, true, from_alpha, t);
+            reflect_each(j, false, from_beta, t);
+        } else {
+            if (q.left >= 0) emit_left(j, r.beta_to_left, ideal.beta_to_left, t, splits);
+            if (q.right >= 0) emit_right(j, r.alpha_to_right, ideal.alpha_to_right, t, splits);
+        }
+        if (k >= 0 && may_reflect_ahead() && q.kind == JunctionKind::contact && !touching && r.force == 0 &&
+            !asleep_.has_sleeper(j))
+            reflect_ahead(j);
+    }
+
+    // ---- Reflections ahead of the event loop at open contacts (docs/physics.md §6.8) ----------
+    // What arrives at the two ends of a contact up to one transit time after the current group was
+    // emitted at least a transit earlier: it is in the histories already. While the contact stays
+    // open each end reflects its own arrivals, so its reflections and its gap up to then are
+    // decided now, and the junction makes them at once, at their own arrival times and with the
+    // event loop's own steps (reflect_open()), instead of one event group each. What else reads
+    // the junction's state (a rod falling asleep beside it, the settling bound, the outcome)
+    // first takes back what it made after that time (rewind()).
+
+    /// Reflecting ahead is on where rods may sleep, until a first front is merged: a piece read
+    /// ahead may not be merged (merge_short_piece()). That does not depend on time_resolution or
+    /// max_memory, so a run that merges nothing is the run without merging, bit for bit.
+    bool may_reflect_ahead() const { return reflects_ahead_ && merged_fronts_ == 0; }
+
+    /// Junction j's reflections ahead are the event loop's from now on (its next event, or rewind()).
+    void end_ahead(std::size_t j) {
+        if (!ahead_[j].on) return;
+        ahead_[j].on = false;
+        ahead_fronts_ -= ahead_[j].fronts;
+    }
+
+    /// Junction j's state when it began reflecting ahead, to take back what it made after a time.
+    struct Ahead {
+        bool on = false;
+        double time = 0;  // when it began [s]
+        JunctionState start;
+        ContactRecord::GapState gap;
+        std::size_t left_size = 0, right_size = 0;  // of the histories it emits into
+        std::optional<AsleepRods::Sync> beside_sleeper;  // its sync state, next to a sleeper
+        std::size_t fronts = 0;  // it emitted ahead
+    };
+
+    Ahead ahead_from(std::size_t j, double t) const {
+        const Junction& q = junctions_[j];
+        Ahead a;
+        a.on = true;
+        a.time = t;
+        a.start = state_[j];
+        a.gap = contacts_[static_cast<std::size_t>(contacts_.contact_at(j))].gap_state();
+        if (q.left >= 0) a.left_size = field_.beta_arrivals(static_cast<std::size_t>(q.left)).size();
+        if (q.right >= 0) a.right_size = field_.alpha_arrivals(static_cast<std::size_t>(q.right)).size();
+        return a;
+    }
+
+    /// Junction j (an open contact between awake rods, just processed) reflects what arrives up to
+    /// the shorter transit time after the group, or up to where its gap may close.
+    void reflect_ahead(std::size_t j) {
+        const Junction& q = junctions_[j];
+        const double known_until = group_time_ + std::min(element(q.left).transit_time, element(q.right).transit_time) -
+                                   group_tolerance(group_time_);
+        ahead_[j] = ahead_from(j, group_time_);
+        const std::size_t fronts = fronts_;
+        if (reflect_open(j, known_until, inf) == 0) ahead_[j].on = false;
+        else count_ahead(j, fronts_ - fronts);
+    }
+
+    void count_ahead(std::size_t j, std::size_t fronts) {
+        ahead_[j].fronts = fronts;
+        ahead_fronts_ += fronts;
+    }
+
+    /// Junction j, an open contact, processes its arrivals in time order as the event loop would
+    /// (process_junction()), while everything it reads arrives before `known_until`, its gap
+    /// provably stays open, and each arrival's time is at most `until`. Returns how many it made.
+    std::size_t reflect_open(std::size_t j, double known_until, double until) {
+        const Junction& q = junctions_[j];
+        JunctionState& s = state_[j];
+        ContactRecord& c = contacts_[static_cast<std::size_t>(contacts_.contact_at(j))];
+        const StepFunction& alphas = field_.alpha_arrivals(static_cast<std::size_t>(q.left));
+        const StepFunction& betas = field_.beta_arrivals(static_cast<std::size_t>(q.right));
+        std::size_t made = 0;
+        while (true) {
+            double t = inf;
+            if (s.cursor_alpha + 1 < alphas.size()) t = alphas.time(s.cursor_alpha + 1);
+            if (s.cursor_beta + 1 < betas.size()) t = std::min(t, betas.time(s.cursor_beta + 1));
+            const double read_until = t + group_tolerance(t);
+            if (t > until || read_until >= known_until || c.closing_time() <= read_until) return made;
+            const std::size_t from_alpha = s.cursor_alpha, from_beta = s.cursor_beta;
+            const double alpha_in = read(alphas, s.cursor_alpha, read_until);
+            const double beta_in = read(betas, s.cursor_beta, read_until);
+            account_energy(j, t);
+            c.advance_gap(t, read_until - t);
+            c.set_gap_rate(free_separation_velocity(alpha_in, beta_in));
+            reflect_each(j, true, from_alpha, t);
+            reflect_each(j, false, from_beta, t);
+            ++made;
+            if (!replaying_) ++made_ahead_;
+        }
+    }
+
+    /// Junction j, if it reflected ahead, is brought back to where the event loop would have left
+    /// it at t: its state at the start restored, what it emitted since taken back, and its
+    /// arrivals up to t reflected again. Its neighbours' next arrivals move with what it emitted.
+    void rewind(std::size_t j, double t) override {
+        Ahead& a = ahead_[j];
+        if (!a.on) return;
+        end_ahead(j);
+        const Junction& q = junctions_[j];
+        const auto left = static_cast<std::size_t>(q.left), right = static_cast<std::size_t>(q.right);
+        state_[j] = a.start;
+        contacts_[static_cast<std::size_t>(contacts_.contact_at(j))].restore_gap_state(a.gap);
+        // Made again up to t, the same steps emit the same fronts, which are kept (the far ends
+        // may have read them); only those made after t are taken back.
+        replayed_ = {0, 0};
+        replaying_ = true;
+        double last = -inf;
+        if (a.beside_sleeper) last = reflect_awake(j, inf, t);
+        else reflect_open(j, inf, t);
+        replaying_ = false;
+        if (q.left >= 0) take_back(field_.beta_arrivals(left), a.left_size + replayed_.first);
+        if (q.right >= 0) take_back(field_.alpha_arrivals(right), a.right_size + replayed_.second);
+        if (a.beside_sleeper) {
+            asleep_.restore_sync_state(j, *a.beside_sleeper);
+            if (last > a.time) asleep_.sync_gap_along(j, a.time, awake_path(j, a.time), last - a.time);
+            asleep_.sync(j, t);  // steady since its last arrival
+            asleep_.rearm(j, t);
+        }
+        reschedule(j);
+        if (q.left >= 0) reschedule(left);        // the junction at the left element's left end
+        if (q.right >= 0) reschedule(right + 1);  // and at the right element's right end
+    }
+
+    void take_back(StepFunction& history, std::size_t size) {
+        const std::size_t dropped = history.truncate(size);
+        stored_fronts_ -= dropped;
+        fronts_ -= dropped;
+    }
+
+    /// Junction j beside a sleeper (one end awake, the contact open), just processed at t: its awake
+    /// end reflects what arrives up to its transit time after the group, or up to where the gap may
+    /// close (against the sleeper's path, AsleepRods::open_for()); the gap is then synced at the last
+    /// arrival and the wake-up time taken from there.
+    void reflect_ahead_beside_sleeper(std::size_t j, double t) {
+        const Junction& q = junctions_[j];
+        const bool left_awake = q.left >= 0 && !asleep_.asleep(q.left);
+        const bool right_awake = q.right >= 0 && !asleep_.asleep(q.right);
+        const std::ptrdiff_t k = contacts_.contact_at(j);
+        if (left_awake == right_awake || k < 0) return;  // two sleepers: nothing arrives
+        const ContactRecord& c = contacts_[static_cast<std::size_t>(k)];
+        if (c.closed() || c.gap_at(t) <= 0) return;
+        const double transit = element(left_awake ? q.left : q.right).transit_time;
+        const double known_until = group_time_ + transit - group_tolerance(group_time_);
+        if (known_until <= t) return;
+        const PeriodicPath awake = awake_path(j, t);
+        const double open_until = t + asleep_.open_for(j, t, awake, known_until - t);
+        Ahead a = ahead_from(j, t);
+        a.beside_sleeper = asleep_.sync_state(j);
+        ahead_[j] = std::move(a);
+        const std::size_t fronts = fronts_;
+        const double last = reflect_awake(j, std::min(known_until, open_until), inf);
+        if (last <= t) {
+            ahead_[j].on = false;
+            return;
+        }
+        count_ahead(j, fronts_ - fronts);
+        asleep_.sync_gap_along(j, t, awake, last - t);
+        asleep_.rearm(j, last);
+    }
+
+    /// The awake end's motion at junction j from t, as a path over one transit of its arrivals
+    /// (exact over that transit; its velocity is what arrives there, an open end's).
+    PeriodicPath awake_path(std::size_t j, double t) const {
+        const Junction& q = junctions_[j];
+        const bool left_awake = q.left >= 0 && !asleep_.asleep(q.left);
+        const auto e = static_cast<std::size_t>(left_awake ? q.left : q.right);
+        const ArrivalWindow window = left_awake ? field_.alpha_window(e, t) : field_.beta_window(e, t);
+        return PeriodicPath(window, {}, element(static_cast<std::ptrdiff_t>(e)).transit_time);
+    }
+
+    /// The awake end of junction j (beside a sleeper) reflects its arrivals in time order, while
+    /// what each reads arrives before `read_limit` and it arrives at most at `until`, as
+    /// reflect_beside_sleeper() does. Returns the last one's time (-inf if none).
+    double reflect_awake(std::size_t j, double read_limit, double until) {
+        const Junction& q = junctions_[j];
+        JunctionState& s = state_[j];
+        const bool left_awake = q.left >= 0 && !asleep_.asleep(q.left);
+        const StepFunction& history = left_awake ? field_.alpha_arrivals(static_cast<std::size_t>(q.left))
+                                                 : field_.beta_arrivals(static_cast<std::size_t>(q.right));
+        std::size_t& cursor = left_awake ? s.cursor_alpha : s.cursor_beta;
+        double last = -inf;
+        while (cursor + 1 < history.size()) {
+            const double t = history.time(cursor + 1), read_until = t + group_tolerance(t);
+            if (t > until || read_until >= read_limit) break;
+            const std::size_t from = cursor;
+            read(history, cursor, read_until);
+            account_energy(j, t);
+            reflect_each(j, left_awake, from, t);
+            last = cursor == from ? last : history.time(cursor);
+            if (!replaying_) ++made_ahead_;
+        }
+        return last;
+    }
+
+    void rewind_all(double t) {
+        for (std::size_t j = 0; j < ahead_.size(); ++j) rewind(j, t);
     }
 
     /// Junction j beside a rod asleep (asleep_rods.hpp): the contact is open (the wake-up bound
@@ -259,14 +485,32 @@ private:
         JunctionState& s = state_[j];
         const bool left_awake = q.left >= 0 && !asleep_.asleep(q.left);
         const bool right_awake = q.right >= 0 && !asleep_.asleep(q.right);
-        JunctionArrivals in;
-        if (left_awake) in.alpha_in = arrived(field_.alpha_arrivals(q.left), s.cursor_alpha, read_until);
-        if (right_awake) in.beta_in = arrived(field_.beta_arrivals(q.right), s.cursor_beta, read_until);
+        const std::size_t from_alpha = s.cursor_alpha, from_beta = s.cursor_beta;
+        if (left_awake) arrived(field_.alpha_arrivals(q.left), s.cursor_alpha, read_until);
+        if (right_awake) arrived(field_.beta_arrivals(q.right), s.cursor_beta, read_until);
         account_energy(j, t);
-        const JunctionResponse r = open_junction(in.alpha_in, in.beta_in);
-        if (left_awake) emit_left(j, r.beta_to_left, r.beta_to_left, t, false);
-        if (right_awake) emit_right(j, r.alpha_to_right, r.alpha_to_right, t, false);
+        if (left_awake) reflect_each(j, true, from_alpha, t);
+        if (right_awake) reflect_each(j, false, from_beta, t);
         asleep_.rearm(j, t);
+    }
+
+    /// An open end reflects each arrival it read (the pieces after `from` up to its cursor) when
+    /// it arrives, not all at t: two arrivals a sliver apart, taken together, moved the sliver's
+    /// momentum (jump x sliver x Z / 2, 3e-11 of a 70-rod chain's; docs/physics.md §6.8). First,
+    /// at t, the reflection of what it had (a contact that opens at t).
+    void reflect_each(std::size_t j, bool left_end, std::size_t from, double t) {
+        const Junction& q = junctions_[j];
+        const JunctionState& s = state_[j];
+        const StepFunction& history = left_end ? field_.alpha_arrivals(static_cast<std::size_t>(q.left))
+                                               : field_.beta_arrivals(static_cast<std::size_t>(q.right));
+        const std::size_t cursor = left_end ? s.cursor_alpha : s.cursor_beta;
+        const auto reflect = [&](std::size_t k, double at) {
+            const double v = free_end_reflection(history.value(k));
+            if (left_end) emit_left(j, v, v, at, false);
+            else emit_right(j, v, v, at, false);
+        };
+        if (from == cursor || history.time(from + 1) > t) reflect(from, t);
+        for (std::size_t k = from + 1; k <= cursor; ++k) reflect(k, std::max(t, history.time(k)));
     }
 
     /// Front-count control at a force-carrying junction, where every arriving front splits in two.
@@ -311,9 +555,16 @@ private:
     /// Without history, pieces passed are forgotten, 64 at a time (each history has a single
     /// reader), so the stored fronts are those in flight plus at most 64 per history.
     double arrived(StepFunction& history, std::size_t& cursor, double t) {
-        while (cursor + 1 < history.size() && history.time(cursor + 1) <= t) ++cursor;
+        const std::size_t from = cursor;  // reflect_each() reads from there
+        read(history, cursor, t);
         if (!options_.keep_history && cursor - history.first() > 64)
-            stored_fronts_ -= history.discard_before(cursor - 1);  // keep one piece of margin
+            stored_fronts_ -= history.discard_before(std::min(from, cursor - 1));  // keep one piece of margin
+        return history.value(cursor);
+    }
+
+    /// Advances a cursor over the arrivals up to t and returns the arrived value (nothing forgotten).
+    static double read(const StepFunction& history, std::size_t& cursor, double t) {
+        while (cursor + 1 < history.size() && history.time(cursor + 1) <= t) ++cursor;
         return history.value(cursor);
     }
 
@@ -350,6 +601,7 @@ private:
     /// the junction splits fronts, so short pieces may be merged (merge_short_piece()).
     void emit_left(std::size_t j, double value, double ideal, double t, bool splits) {
         JunctionState& s = state_[j];
+        if (replaying_) return replay_emit(s.emitted_left, s.ideal_left, value, ideal, replayed_.first);
         const auto e = static_cast<std::size_t>(junctions_[j].left);
         emit(s.emitted_left, s.ideal_left, value, ideal, e, field_.beta_arrivals(e), t, e, splits ? &state_[e].cursor_beta : nullptr);
     }
@@ -357,9 +609,18 @@ private:
     /// Sends alpha into the right element; it reaches the junction at that element's right end.
     void emit_right(std::size_t j, double value, double ideal, double t, bool splits) {
         JunctionState& s = state_[j];
+        if (replaying_) return replay_emit(s.emitted_right, s.ideal_right, value, ideal, replayed_.second);
         const auto e = static_cast<std::size_t>(junctions_[j].right);
         emit(s.emitted_right, s.ideal_right, value, ideal, e, field_.alpha_arrivals(e), t, e + 1,
              splits ? &state_[e + 1].cursor_alpha : nullptr);
+    }
+
+    /// As emit(), for a front already in the history (rewind()): counted, not added.
+    static void replay_emit(double& emitted, double& ideal_now, double value, double ideal, std::size_t& count) {
+        ideal_now = ideal;
+        if (value == emitted) return;
+        emitted = value;
+        ++count;
     }
 
     /// A new front, unless the value is unchanged; it reaches junction `far_end` one transit later.
@@ -384,8 +645,10 @@ private:
     /// them), so a force-free stretch changes no energy and the rod states read at its start hold.
     void merge_short_piece(StepFunction& history, std::size_t e, double arrival, double read_until, std::size_t reader) {
         const std::size_t n = history.size();
-        if (stored_fronts_ <= options_.exact_fronts || n - history.first() < 3 || arrival - history.time(n - 1) >= merge_below_ ||
-            history.time(n - 2) <= read_until || static_cast<double>(n - reader) * merge_below_ < elements_[e].transit_time)
+        // Fronts emitted ahead of the loop (§6.8) are not counted yet, and a reader that reflected
+        // ahead has read up to its cursor.
+        if (stored_fronts_ - ahead_fronts_ <= options_.exact_fronts || n - history.first() < 3 || arrival - history.time(n - 1) >= merge_below_ ||
+            history.time(n - 2) <= read_until || n - 2 <= reader || static_cast<double>(n - reader) * merge_below_ < elements_[e].transit_time)
             return;
         energy_created_ -= 0.25 * elements_[e].impedance * history.merge_last(arrival);
         --stored_fronts_;
@@ -547,6 +810,7 @@ private:
         report.force_samples = options_.force_samples;
         report.stats.free_flights = flight_.flights();
         report.stats.sleeps = asleep_.sleeps();
+        report.stats.reflected_ahead = made_ahead_;
         return build_outcome(chain_, contacts_, std::move(report));
     }
 
@@ -558,6 +822,10 @@ private:
     ContactHistory contacts_;
     ChainEndState chain_ends_;
     std::vector<JunctionState> state_;  // per junction
+    std::vector<Ahead> ahead_;          // per junction
+    bool replaying_ = false;                            // rewind(): fronts are in the histories already
+    std::pair<std::size_t, std::size_t> replayed_;      // fronts it met, into the left and right elements
+    double group_time_ = 0;             // of the event group being processed [s]
     std::size_t last_junction_ = 0;
     EventQueue queue_;
     std::vector<std::size_t> group_, touched_;
@@ -572,6 +840,8 @@ private:
     SettlingWatch settling_;
     std::size_t forced_contacts_ = 0, groups_ = 0, fronts_ = 0, dropped_fronts_ = 0, merged_fronts_ = 0;
     std::size_t stored_fronts_ = 0, peak_stored_fronts_ = 0;
+    std::size_t made_ahead_ = 0;    // junction events processed ahead of the loop (§6.8)
+    std::size_t ahead_fronts_ = 0;  // fronts they emitted that the loop would not have yet
     std::vector<RodState> free_rods_;  // at the start of the current force-free epoch
     // Rods of one element between free ends and unilateral contacts are free-free whenever no
     // contact carries force (other kinds act on a rod without a contact force).
@@ -584,6 +854,8 @@ private:
     AsleepRods asleep_;
     WholeChainFlight flight_;
     TimeOrigin time_origin_;
+    // Open contacts reflect ahead where rods may sleep (free rods, no history kept, §6.8).
+    bool reflects_ahead_ = options_.reflect_ahead && asleep_.on();
 
     static bool only_free_rods(const Chain& chain) {
         return chain.elements().size() == chain.size() && std::ranges::all_of(chain.junctions(), [](const Junction& q) {

@@ -55,6 +55,17 @@ public:
     void set_gap_rate(double rate) { gap_rate_ = rate; }
     /// Stepping: the gap is `gap` [m] at time t [s] and holds until set again.
     void set_gap(double gap, double t);
+    /// The open gap's state (value, time, rate), saved and restored by the exact solver when it
+    /// takes back reflections it made ahead of its event loop (front_tracker.cpp).
+    struct GapState {
+        double gap = 0, time = 0, rate = 0;  // [m], [s], [m/s]
+    };
+    GapState gap_state() const { return {gap_, gap_time_, gap_rate_}; }
+    void restore_gap_state(const GapState& g) {
+        gap_ = g.gap;
+        gap_time_ = g.time;
+        gap_rate_ = g.rate;
+    }
     /// Whether the ends are in contact from now on; returns true if that changed.
     bool set_closed(bool closed) {
         const bool changed = closed != closed_;

@@ -128,9 +128,14 @@ TEST_CASE("a small max_memory is respected, and the outcome says what it reached
         check_conservation(o, 1e-10);  // merging keeps momentum and the energy balance
     }
     SECTION("an accuracy the coarsest resolution meets is met there, without refining") {
-        small.max_memory = 2;  // 1 MB merges at the coarsest resolution allowed, 0.25, and misses even 0.1 V
+        // Seed 11, whose estimate at 2 MB (merged at 0.048) is 0.02 V: seed 7's is 0.16 V there, a
+        // chaotic value that met 0.1 V only before open contacts reflected ahead (docs/physics.md
+        // §6.8; at 1 MB it merges at the coarsest resolution allowed, 0.25, and misses even 0.1 V).
+        const Chain met_chain = scaling_chain(ScalingFamily::mixed_gaps, 10, 11);
+        const Outcome met_unmerged = solve_characteristics(met_chain, exact).outcome;
+        small.max_memory = 2;
         small.accuracy = largest_accuracy;
-        const Outcome o = solve_characteristics(chain, small).outcome;
+        const Outcome o = solve_characteristics(met_chain, small).outcome;
         const AccuracyReport& r = o.accuracy_report;
         INFO(r.statement);
         CHECK(o.stats.merged_fronts > 0);
@@ -138,8 +143,8 @@ TEST_CASE("a small max_memory is respected, and the outcome says what it reached
         CHECK(r.status == AccuracyStatus::met);
         // The first resolution tried: the default, or the finest that fits 1 MB if that is coarser.
         CHECK(r.time_resolution >= default_time_resolution);
-        CHECK(o.velocity_error_bound <= largest_accuracy * chain.velocity_scale());
-        CHECK(largest_difference(o, unmerged) <= o.velocity_error_bound);
+        CHECK(o.velocity_error_bound <= largest_accuracy * met_chain.velocity_scale());
+        CHECK(largest_difference(o, met_unmerged) <= o.velocity_error_bound);
         CHECK_FALSE(has_warning(o, "not met"));
     }
     SECTION("refining: an accuracy between the two is met at a finer resolution, or said not to be") {

@@ -4,6 +4,7 @@
 // that of processing every reflection, to rounding.
 #include "chain_builders.hpp"
 #include "conservation.hpp"
+#include "outcome_difference.hpp"
 #include "rodcollide/case_file.hpp"
 #include "solvers/exact/characteristics.hpp"
 #include "rodcollide/solve.hpp"
@@ -16,6 +17,7 @@
 #include <random>
 
 using namespace rodcollide;
+using rodcollide::testing::outcome_difference;
 
 namespace {
 
@@ -27,15 +29,6 @@ SolverOptions outcome_only(bool skip, bool rebase = true) {
     return o;
 }
 
-/// Largest difference of final velocities (relative to V) and impulses (to m V) [-].
-double outcome_difference(const Chain& chain, const Outcome& a, const Outcome& b) {
-    const double v = chain.velocity_scale();
-    double d = 0;
-    for (std::size_t i = 0; i < chain.size(); ++i) d = std::max(d, std::abs(a.rods[i].final_velocity - b.rods[i].final_velocity) / v);
-    for (std::size_t k = 0; k + 1 < chain.size(); ++k)
-        d = std::max(d, std::abs(a.contacts[k].impulse - b.contacts[k].impulse) / (v * chain[k].mass()));
-    return d;
-}
 
 /// Asleep (b) against step by step (a), and the spread of two step-by-step computations that
 /// differ in rounding only (absolute times, c): a chain with grazing re-contacts amplifies any

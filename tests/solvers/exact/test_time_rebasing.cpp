@@ -130,9 +130,11 @@ TEST_CASE("a 60-rod chain with gaps merged at time_resolution 0.02 keeps its mom
     // the run (also the estimate's coarser run of `run --time-resolution 0.01`) kept colliding
     // out to 3.4e41 s with the origin's rounding in every time (the test above) and was refused
     // by the self-check, momentum off by 0.788 N s (40% of its scale). It still collides far
-    // beyond 2 T_max / eps (it now settles at 5.7e22 s: the chain is chaotic, and the rounding
-    // changed past 1e12 s), now with momentum and energy to rounding, and the merged outcome is
-    // within its estimate of the unmerged one. 5e6 event groups: about 3 s.
+    // beyond 2 T_max / eps, now with momentum and energy to rounding, and the merged outcome is
+    // within its estimate of the unmerged one. The chain is chaotic: where it settles follows the
+    // rounding (5.7e22 s until open contacts reflected each arrival at its own time and ahead of
+    // the event loop, docs/physics.md §6.8; 3.8e4 s since), so that far origins are exercised by
+    // the arithmetic tests above, not by this run.
     const Case c = load_case(std::filesystem::path(RODCOLLIDE_SOURCE_DIR) / "bench" / "study" /
                              "chain_60_gaps_member132.toml");
     SolverOptions o = c.solver;
@@ -144,7 +146,6 @@ TEST_CASE("a 60-rod chain with gaps merged at time_resolution 0.02 keeps its mom
     INFO("momentum error " << b.momentum << ", energy error " << b.energy << ", settled at " << merged.end_time);
     CHECK(b.momentum <= 1e-12);
     CHECK(b.energy <= 1e-12);
-    CHECK(merged.end_time > 1e17);  // it still exercises origins whose ulp exceeds the transit times
     o.time_resolution = 0;
     const Outcome exact = solve(c.chain, o);
     REQUIRE(exact.settled);
