@@ -201,7 +201,9 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
         if (l.kind == BodyLink::Kind::contact && l.initial_overlap == 0 && bodies.overlap_rate(k, bodies.velocity.data()) >= 0)
             acting[k] = 1;
     }
-    const std::optional<double> horizon = options.end_time ? std::optional(*options.end_time / T) : std::nullopt;
+    // The horizon in the ODE's time unit; +inf without end_time (a plain double: g++ 12 warned
+    // that the optional's value may be read uninitialized).
+    const double horizon = options.end_time ? *options.end_time / T : std::numeric_limits<double>::infinity();
     std::size_t next_sample = 0;
     auto record_forces = [&](const State& s, double t_hat) {
         for (std::size_t k = 0; k <= n; ++k) {
@@ -295,7 +297,7 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
         const auto [t_old, t_step] = dense.do_step(system);
         ++result.steps;
         if (options.progress && result.steps % 100000 == 0) options.progress(t_step * T, result.steps);
-        const double t_new = horizon ? std::min(t_step, *horizon) : t_step;
+        const double t_new = std::min(t_step, horizon);
         // Where does a link first change branch in (t_old, t_new]? Look at samples, then bisect.
         const State& x_old = dense.previous_state();
         for (std::size_t k = 0; k <= n; ++k) g_prev[k] = ode.has_events(k) ? ode.event_value(x_old, k) : 0;
@@ -336,7 +338,7 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
                 keep_values(s);
             }
         }
-        if (!event && t_new == t_step && !(horizon && t_new >= *horizon)) {
+        if (!event && t_new == t_step && t_new < horizon) {
             record_samples_until([&](double tt, State& out) { dense.calc_state(tt, out); }, t_new);
             x = dense.current_state();
             t = t_new;
