@@ -224,6 +224,7 @@ void AsleepRods::try_sleep(std::size_t e, double t) {
         return;
     }
     z.momentum = chain_.field.momentum(e, t);
+    tracker_.end_dropped_power(e, t);
     chain_.field.freeze(e);  // its arrivals are not read until it wakes
     ++sleeps_;
     tracker_.reschedule(e);
