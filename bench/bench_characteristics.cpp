@@ -154,8 +154,10 @@ void time_closings(benchmark::State& state, double end_time, bool reflect_ahead 
 void BM_PerClosing_EarlyEqualGaps(benchmark::State& state) { time_closings(state, 0.03); }
 BENCHMARK(BM_PerClosing_EarlyEqualGaps)->Arg(20)->Arg(40)->Arg(60)->Arg(100)->Unit(benchmark::kMillisecond);
 
+// At 100 rods the chains outgrow exact tracking within the work budget and are solved merged
+// (docs/scaling.md): about 4 minutes per iteration; filter it out for a quick run.
 void BM_PerClosing_SettlingEqualGaps(benchmark::State& state) { time_closings(state, 1e4); }
-BENCHMARK(BM_PerClosing_SettlingEqualGaps)->Arg(20)->Arg(40)->Arg(60)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PerClosing_SettlingEqualGaps)->Arg(20)->Arg(40)->Arg(60)->Arg(100)->Unit(benchmark::kMillisecond);
 
 void BM_PerClosing_SettlingEqualGaps_LoopOnly(benchmark::State& state) { time_closings(state, 1e4, false); }
 BENCHMARK(BM_PerClosing_SettlingEqualGaps_LoopOnly)->Arg(20)->Arg(60)->Unit(benchmark::kMillisecond);

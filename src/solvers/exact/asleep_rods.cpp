@@ -124,24 +124,25 @@ bool AsleepRods::arm_wake(std::size_t j, double t) {
     return bound >= limit;
 }
 
-double AsleepRods::open_for(std::size_t j, double t, const PeriodicPath& awake, double limit) const {
+std::pair<EndView, EndView> AsleepRods::ends_along(std::size_t j, double t, const PeriodicPath& awake) const {
     const Junction& q = chain_.junctions[j];
     const EndView ahead = EndView::periodic(awake, 0);
-    const EndView left = asleep(q.left) ? end_view(static_cast<std::size_t>(q.left), true, t) : ahead;
-    const EndView right = asleep(q.right) ? end_view(static_cast<std::size_t>(q.right), false, t) : ahead;
+    return {asleep(q.left) ? end_view(static_cast<std::size_t>(q.left), true, t) : ahead,
+            asleep(q.right) ? end_view(static_cast<std::size_t>(q.right), false, t) : ahead};
+}
+
+double AsleepRods::open_for(std::size_t j, double t, const PeriodicPath& awake, double limit) const {
+    const auto [left, right] = ends_along(j, t, awake);
     const double gap = chain_.contacts[static_cast<std::size_t>(chain_.contacts.contact_at(j))].gap_at(t);
     const double margin = 4 * chain_.velocity_scale * chain_.group_tolerance(t);
     return closing_lower_bound(gap, left, right, limit, margin, wake_budget);
 }
 
 void AsleepRods::sync_gap_along(std::size_t j, double t, const PeriodicPath& awake, double u) {
-    const Junction& q = chain_.junctions[j];
     ContactRecord& c = chain_.contacts[static_cast<std::size_t>(chain_.contacts.contact_at(j))];
     synced_[j] = t + u;
     if (c.closed()) return;
-    const EndView ahead = EndView::periodic(awake, 0);
-    const EndView left = asleep(q.left) ? end_view(static_cast<std::size_t>(q.left), true, t) : ahead;
-    const EndView right = asleep(q.right) ? end_view(static_cast<std::size_t>(q.right), false, t) : ahead;
+    const auto [left, right] = ends_along(j, t, awake);
     c.set_gap(std::max(0.0, c.gap_at(t) + right.position(u) - left.position(u)), t + u);
 }
 
@@ -224,6 +225,7 @@ void AsleepRods::try_sleep(std::size_t e, double t) {
         return;
     }
     z.momentum = chain_.field.momentum(e, t);
+    tracker_.end_dropped_power(e, t);
     chain_.field.freeze(e);  // its arrivals are not read until it wakes
     ++sleeps_;
     tracker_.reschedule(e);

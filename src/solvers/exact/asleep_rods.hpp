@@ -95,6 +95,8 @@ private:
     const Element& element(std::ptrdiff_t e) const { return chain_.elements[static_cast<std::size_t>(e)]; }
     double shortest_sleeper_period(std::size_t j) const;
     EndView end_view(std::size_t e, bool right_end, double t) const;
+    /// Junction j's two ends from t: a sleeper's along its path, the awake one along `awake`.
+    std::pair<EndView, EndView> ends_along(std::size_t j, double t, const PeriodicPath& awake) const;
     void sync_gap(std::size_t j, double t);
     bool arm_wake(std::size_t j, double t);
     double inert_until(std::size_t j, double t) const;

@@ -234,7 +234,11 @@ private:
         Dopri stepper;
         State xn(n.x.size()), dxn(n.x.size()), err(n.x.size()), s(n.x.size());
         std::vector<double> g_prev(links), g(links);
-        std::optional<double> forced;        // a step redone to end at an event
+        // A step redone to end at an event (NaN: none). Not an optional: g++ 12 warned that its
+        // payload may be read uninitialized (-Wmaybe-uninitialized, a false positive).
+        const double unforced = std::numeric_limits<double>::quiet_NaN();
+        double forced = unforced;
+        const auto is_forced = [&] { return !std::isnan(forced); };
         std::vector<char> toggles(links, 0);  // the links that switch there
         bool has_events = false;
         for (const NodeLink& l : node.links()) has_events = has_events || l.unilateral();
@@ -244,7 +248,7 @@ private:
                     "the exact solver's delay network took more than max_work = {} integration steps by t = {:g} s "
                     "(bounded work): raise [solver] max_work or set end_time",
                     options_.max_work, n.t));
-            double t_new = forced ? *forced : std::min(n.t + n.dt, b);
+            double t_new = is_forced() ? forced : std::min(n.t + n.dt, b);
             if (b - t_new <= snap_) t_new = b;
             const double h = t_new - n.t;
             if (!(h > 0)) break;  // b within rounding of the current time
@@ -254,7 +258,7 @@ private:
                 e = std::max(e, std::abs(err[i]) / (tol_ * (n.weight[i] + std::max(std::abs(n.x[i]), std::abs(xn[i])))));
             if (!(e <= 1)) {
                 n.dt = h * std::max(0.2, 0.9 * std::pow(e, -0.2));
-                forced.reset();  // the event is looked for again on the shorter step
+                forced = unforced;  // the event is looked for again on the shorter step
                 std::fill(toggles.begin(), toggles.end(), 0);
                 continue;
             }
@@ -282,7 +286,7 @@ private:
                 double lo = n.t, hi = t_new;
                 bool event = false;
                 // A redone step looks inside only: its end is the event.
-                const int last = forced ? samples_per_step - 1 : samples_per_step;
+                const int last = is_forced() ? samples_per_step - 1 : samples_per_step;
                 for (int j = 1; j <= last && !event; ++j) {
                     const double tj = j == samples_per_step ? t_new : n.t + h * j / samples_per_step;
                     if (j == samples_per_step) s = xn;
@@ -312,7 +316,7 @@ private:
                     if (hi - n.t <= snap_) {
                         // At the step's start (to rounding): switch there, without a step.
                         if (switch_links(n, toggles)) system(n.x, n.dxdt, n.t);
-                        forced.reset();
+                        forced = unforced;
                         continue;
                     }
                     if (hi < t_new) {
@@ -348,7 +352,7 @@ private:
             }
             if (!(fit_error <= 1)) {
                 n.dt = h * std::max(0.2, 0.9 * std::pow(fit_error, -0.2));
-                forced.reset();
+                forced = unforced;
                 std::fill(toggles.begin(), toggles.end(), 0);
                 continue;
             }
@@ -389,14 +393,14 @@ private:
                 n.impulse[i] += xn[node.i0() + i];
                 xn[node.i0() + i] = 0;
             }
-            const bool clamped = !forced && t_new < n.t + n.dt;
+            const bool clamped = !is_forced() && t_new < n.t + n.dt;
             n.t = t_new;
             n.x = xn;
             n.dxdt = dxn;
             const double grow = h * std::min(5.0, 0.9 * std::pow(std::max(e, 1e-10), -0.2));
-            if (!clamped || grow > n.dt) n.dt = forced ? std::max(n.dt, grow) : grow;
-            if (forced) {
-                forced.reset();
+            if (!clamped || grow > n.dt) n.dt = is_forced() ? std::max(n.dt, grow) : grow;
+            if (is_forced()) {
+                forced = unforced;
                 if (switch_links(n, toggles)) system(n.x, n.dxdt, n.t);
             }
         }

@@ -437,11 +437,9 @@ Outcome solve_rigid_bodies_exact(const Chain& chain, const SolverOptions& option
     RunResult coarse = integrate(bodies, options, tol, {});
     RunResult fine;
     double bound = std::numeric_limits<double>::infinity();
-    std::size_t work = coarse.steps;
     for (;;) {
         const double finer = tol / 100;
         fine = integrate(bodies, options, std::max(finer, smallest_tolerance), {});
-        work += fine.steps;
         // Rounding: each step rounds the velocities by a few ulps of V, at random.
         const double rounding = 10 * std::numeric_limits<double>::epsilon() * V * std::sqrt(static_cast<double>(fine.steps + 1));
         bound = difference(coarse.run, fine.run) + rounding;

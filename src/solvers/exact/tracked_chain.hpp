@@ -70,6 +70,9 @@ public:
     virtual void restart_element(std::size_t e, const ArrivalWindow& alpha, const ArrivalWindow& beta, double to) = 0;
     /// Integrates junction j's dropped-jump energy up to t.
     virtual void account_energy(std::size_t j, double t) = 0;
+    /// Element e falls asleep at t: its two junctions are free ends from then on, so the power of
+    /// a jump they dropped ends at t.
+    virtual void end_dropped_power(std::size_t e, double t) = 0;
     /// Junction j, if it reflected ahead of the event loop (an open contact, docs/physics.md
     /// §6.8), is brought back to where the loop would have left it at t (the current group).
     virtual void rewind(std::size_t j, double t) = 0;

@@ -59,7 +59,9 @@ void WholeChainFlight::fly(double t, double until) {
     if (!(limit > longest) || !std::isfinite(limit)) return;
     const double to = std::min(t + limit, until);
     const double u = to - t;
-    for (std::size_t j = 0; j < chain_.junctions.size(); ++j) tracker_.account_energy(j, to);
+    // Every end is free from t: what the junctions dropped adds power up to t, none in flight
+    // (restart_element() below makes every emitted invariant the exact one).
+    for (std::size_t j = 0; j < chain_.junctions.size(); ++j) tracker_.account_energy(j, t);
     struct EndMotion {
         double position, velocity;  // displacement over [t, to] and velocity at `to`
     };
