@@ -111,7 +111,8 @@ struct SolverStats {
     std::size_t free_flights = 0;  ///< stretches of free flight skipped at once (free_flight.hpp)
     std::size_t sleeps = 0;        ///< times a rod fell asleep in free flight (docs/physics.md §6.7)
     /// Junction events an open contact processed ahead of the event loop, not counted in `events`
-    /// (docs/physics.md §6.8); max_events bounds the sum.
+    /// nor bounded by max_events, which bounds the loop's groups: each group makes at most one
+    /// transit's reflections ahead at each of its junctions (docs/physics.md §6.8).
     std::size_t reflected_ahead = 0;
     /// Event groups (characteristics) or time steps (grid) of the coarser run the error estimate
     /// compares with (0: none).
