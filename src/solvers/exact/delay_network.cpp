@@ -25,27 +25,10 @@ std::string delay_network_refusal(const Chain& chain) {
     const std::string use_fd = "use --method finite-difference ([solver] method = \"finite-difference\")";
     if (chain.ends().load_at(ChainSide::left) || chain.ends().load_at(ChainSide::right))
         return "the exact solver does not yet carry loads on a chain with compliant parts (docs/physics.md §9.10): " + use_fd;
-    for (std::size_t i = 0; i < chain.size(); ++i) {
+    for (std::size_t i = 0; i < chain.size(); ++i)
         if (!chain[i].segments.empty())
             return fmt::format("rod[{}]: the exact solver does not yet carry rods of segments on a chain with compliant "
                                "parts (docs/physics.md §9.10): {}", i, use_fd);
-        if (chain[i].contact_law().restitution < 1 && !chain[i].contact_law().rigid())
-            return fmt::format("rod[{}].restitution: the exact solver does not yet carry restitution < 1 on a chain "
-                               "with rods (docs/physics.md §9.10): {}", i, use_fd);
-        // A rigid contact between two rod ends that smooth waves reach opens and closes on the
-        // pieces' fitting noise; its events multiply until the work budget is spent (a 3-rod chain
-        // of one cushion and one rigid contact took 10^7 steps and 25 s to fail). Refused, not run
-        // into the budget, until the pieces are smooth enough (docs/physics.md §9.10, "Stall").
-        if (i > 0 && !chain[i].is_mass() && !chain[i - 1].is_mass() && chain[i].contact_law().rigid())
-            return fmt::format("rod[{}]: the exact solver does not yet carry a rigid contact between two rods on a "
-                               "chain with compliant parts (docs/physics.md §9.10); give it a contact_stiffness, or {}",
-                               i, use_fd);
-    }
-    for (ChainSide side : {ChainSide::left, ChainSide::right})
-        if (chain.ends()[side].kind == EndKind::wall && chain.ends()[side].restitution < 1 &&
-            !chain.ends()[side].contact_law().rigid())
-            return fmt::format("{}.restitution: the exact solver does not yet carry restitution < 1 on a chain with "
-                               "rods (docs/physics.md §9.10): {}", to_string(side), use_fd);
     return "";
 }
 
@@ -73,13 +56,15 @@ struct NodeRun {
     explicit NodeRun(JunctionNode n) : node(std::move(n)) {}
     JunctionNode node;
     State x, dxdt, weight;
-    std::vector<char> acting;
+    NodeBranches branches;
     // Each link's impulse ∫F dt so far [N s]. The state's impulses restart at 0 every step, so that a
     // step's increment, which shapes the emitted piece (the momentum correction), is exact to its own
     // rounding rather than to that of the total (a short step would otherwise get ε I / h of noise).
     std::vector<double> impulse;
     double t = 0, dt = 0;
     bool jump_next = true;  // the next emitted piece may start with a jump
+    // The integral [m] an emitted piece left uncorrected, owed to the next one (integrate()).
+    double owed_beta = 0, owed_alpha = 0;
 };
 
 struct Run {
@@ -124,7 +109,9 @@ public:
         // One node per junction that is not inside a lumped group (a lumped junction's node holds
         // the masses between its rods); junctions of the layout are at element ends.
         for (std::size_t j = 0; j < chain.junctions().size(); ++j) {
-            NodeRun n{JunctionNode(chain, j, contacts_)};
+            // The arriving waves are fit to tol (V + |v|) each (§9.10): a free rate δ' is known to
+            // about 4 tol V, so a maximum compression is taken below -10 tol V.
+            NodeRun n{JunctionNode(chain, j, contacts_, 10 * tol * (V_ > 0 ? V_ : 1.0))};
             n.x = n.node.initial_state();
             const double ts = n.node.time_scale(V_ > 0 ? V_ : 1.0, window_);
             n.dt = 0.01 * ts;
@@ -141,7 +128,8 @@ public:
             for (std::size_t k = 0; k < n.node.masses(); ++k) n.weight[n.node.u0() + k] = vs;
             n.weight[n.node.d0()] = n.weight[n.node.w0()] = impulse * vs;
             const NodeArrivals a0 = arrivals(n.node, 0, false);
-            for (std::size_t i = 0; i < n.node.links().size(); ++i) n.acting.push_back(n.node.acts_initially(i, a0));
+            n.branches = NodeBranches(n.node.links().size());
+            for (std::size_t i = 0; i < n.node.links().size(); ++i) n.branches.acting[i] = n.node.acts_initially(i, a0);
             n.impulse.assign(n.node.links().size(), 0.0);
             nodes_.push_back(std::move(n));
         }
@@ -227,19 +215,24 @@ private:
         const JunctionNode& node = n.node;
         const double mid = 0.5 * (a + b);
         const auto arrive = [&](double t) { return arrivals(node, t, t > mid); };
-        const auto system = [&](const State& y, State& dy, double t) { node.rhs(y.data(), dy.data(), arrive(t), n.acting); };
+        const auto system = [&](const State& y, State& dy, double t) { node.rhs(y.data(), dy.data(), arrive(t), n.branches); };
         const std::size_t links = node.links().size();
+        // The arrivals may jump at a: a link whose event function they took across 0 there switches
+        // there (a tension front reaching a closed contact opens it at once; the crossing test below
+        // sees only what changes inside a step).
+        take_branches(n, arrive(n.t));
         n.dxdt.resize(n.x.size());
         system(n.x, n.dxdt, n.t);
         Dopri stepper;
         State xn(n.x.size()), dxn(n.x.size()), err(n.x.size()), s(n.x.size());
-        std::vector<double> g_prev(links), g(links);
+        // Each link's event function (g) and, with restitution e < 1, its second one (g2).
+        std::vector<double> g_prev(links), g(links), g2_prev(links), g2(links);
         // A step redone to end at an event (NaN: none). Not an optional: g++ 12 warned that its
         // payload may be read uninitialized (-Wmaybe-uninitialized, a false positive).
         const double unforced = std::numeric_limits<double>::quiet_NaN();
         double forced = unforced;
         const auto is_forced = [&] { return !std::isnan(forced); };
-        std::vector<char> toggles(links, 0);  // the links that switch there
+        std::vector<char> toggles(links, 0);  // the links that switch there: 1 acting <-> not, 2 second event
         bool has_events = false;
         for (const NodeLink& l : node.links()) has_events = has_events || l.unilateral();
         while (n.t < b) {
@@ -251,12 +244,15 @@ private:
             double t_new = is_forced() ? forced : std::min(n.t + n.dt, b);
             if (b - t_new <= snap_) t_new = b;
             const double h = t_new - n.t;
+            // A step of a few snaps is the shortest there is (a stop a snap away cannot be stepped
+            // short of): it is accepted at any finite error, which acts over a rounding-sized time.
+            const bool sliver = h <= 4 * snap_;
             if (!(h > 0)) break;  // b within rounding of the current time
             stepper.do_step(system, n.x, n.dxdt, n.t, xn, dxn, h, err);
             double e = 0;
             for (std::size_t i = 0; i < n.x.size(); ++i)
                 e = std::max(e, std::abs(err[i]) / (tol_ * (n.weight[i] + std::max(std::abs(n.x[i]), std::abs(xn[i])))));
-            if (!(e <= 1)) {
+            if (!(e <= 1) && !(sliver && std::isfinite(e))) {
                 n.dt = h * std::max(0.2, 0.9 * std::pow(e, -0.2));
                 forced = unforced;  // the event is looked for again on the shorter step
                 std::fill(toggles.begin(), toggles.end(), 0);
@@ -268,18 +264,29 @@ private:
             // Events: where does a unilateral link first change branch in (t, t_new)?
             if (has_events) {
                 const NodeArrivals a0 = arrive(n.t);
-                for (std::size_t i = 0; i < links; ++i)
-                    g_prev[i] = node.links()[i].unilateral() ? node.event_value(i, n.x.data(), a0, n.acting[i]) : 0;
+                for (std::size_t i = 0; i < links; ++i) {
+                    g_prev[i] = node.links()[i].unilateral() ? node.event_value(i, n.x.data(), a0, n.branches) : 0;
+                    g2_prev[i] = node.second_value(i, n.x.data(), a0, n.branches);
+                }
+                // On the other side of 0 now, and either it was not before or it is moving further in
+                // (a switch restarted a rounding-sized distance on the wrong side must still be caught).
+                const auto crosses = [](int sense, double before, double now) {
+                    return sense < 0 ? now < 0 && (before >= 0 || now < before) : now > 0 && (before <= 0 || now > before);
+                };
                 const auto crossed = [&](std::size_t i, double before, double now) {
-                    if (!node.links()[i].unilateral()) return false;
-                    return n.acting[i] ? now < 0 && (before >= 0 || now < before) : now > 0 && (before <= 0 || now > before);
+                    return node.links()[i].unilateral() && crosses(n.branches.acting[i] ? -1 : +1, before, now);
+                };
+                const auto second_crossed = [&](std::size_t i, double before, double now) {
+                    const int sense = node.second_sense(i, n.branches);
+                    return sense != 0 && crosses(sense, before, now);
                 };
                 const auto any_crossed = [&](double tt, const State& at) {
                     const NodeArrivals ar = arrive(tt);
                     bool any = false;
                     for (std::size_t i = 0; i < links; ++i) {
-                        g[i] = node.links()[i].unilateral() ? node.event_value(i, at.data(), ar, n.acting[i]) : 0;
-                        any = any || crossed(i, g_prev[i], g[i]);
+                        g[i] = node.links()[i].unilateral() ? node.event_value(i, at.data(), ar, n.branches) : 0;
+                        g2[i] = node.second_value(i, at.data(), ar, n.branches);
+                        any = any || crossed(i, g_prev[i], g[i]) || second_crossed(i, g2_prev[i], g2[i]);
                     }
                     return any;
                 };
@@ -297,6 +304,7 @@ private:
                     } else {
                         lo = tj;
                         g_prev = g;
+                        g2_prev = g2;
                     }
                 }
                 if (event) {
@@ -308,11 +316,13 @@ private:
                         } else {
                             lo = m;
                             g_prev = g;
+                            g2_prev = g2;
                         }
                     }
                     state_at(hi, s);
                     any_crossed(hi, s);
-                    for (std::size_t i = 0; i < links; ++i) toggles[i] = crossed(i, g_prev[i], g[i]);
+                    for (std::size_t i = 0; i < links; ++i)
+                        toggles[i] = crossed(i, g_prev[i], g[i]) ? 1 : second_crossed(i, g2_prev[i], g2[i]) ? 2 : 0;
                     if (hi - n.t <= snap_) {
                         // At the step's start (to rounding): switch there, without a step.
                         if (switch_links(n, toggles)) system(n.x, n.dxdt, n.t);
@@ -330,7 +340,7 @@ private:
             // is checked between them (its error counts as the step's).
             const std::array<double, 5>& xl = lobatto_nodes();
             std::array<double, 5> beta_out{}, alpha_out{};
-            const auto emitted_at = [&](double tt, const State& st) { return node.emitted(st.data(), arrive(tt), n.acting); };
+            const auto emitted_at = [&](double tt, const State& st) { return node.emitted(st.data(), arrive(tt), n.branches); };
             for (std::size_t k = 0; k < 5; ++k) {
                 const double tt = k == 0 ? n.t : k == 4 ? t_new : n.t + 0.5 * (xl[k] + 1) * h;
                 if (k == 0) s = n.x;
@@ -350,7 +360,7 @@ private:
                 if (node.left().rod >= 0) fit_error = std::max(fit_error, std::abs(pb(tt) - em.beta) / (tol_ * (vs + std::abs(em.beta))));
                 if (node.right().rod >= 0) fit_error = std::max(fit_error, std::abs(pa(tt) - em.alpha) / (tol_ * (vs + std::abs(em.alpha))));
             }
-            if (!(fit_error <= 1)) {
+            if (!(fit_error <= 1) && !(sliver && std::isfinite(fit_error))) {
                 n.dt = h * std::max(0.2, 0.9 * std::pow(fit_error, -0.2));
                 forced = unforced;
                 std::fill(toggles.begin(), toggles.end(), 0);
@@ -358,28 +368,36 @@ private:
             }
             e = std::max(e, fit_error);
             // Momentum is exact: each piece's integral is corrected (by a multiple of 1 - x^2, which
-            // keeps its ends) to what the arrivals and the link's impulse over the step make it.
+            // keeps its ends) to what the arrivals and the link's impulse over the step make it (by
+            // about the fit's tolerance). Not where it would exceed 100 times that: on a short step the delayed
+            // times t - T are rounded at ulp(t)/h of its length, so its arrivals' integral is that
+            // rough, and the correction, divided by the length, would be a spike that the nodes
+            // reading it cannot fit (they stalled). Then the difference is owed to the next piece of
+            // the same history.
             const std::size_t m = node.masses();
-            const auto correct = [&](WavePiece& p, double target) {
-                const double lambda = (target - p.integral(p.t0, p.t1)) / (2 * h / 3);
+            const auto correct = [&](WavePiece& p, double target, double& owed) {
+                owed += target - p.integral(p.t0, p.t1);
+                const double lambda = owed / (2 * h / 3);
+                if (!(std::abs(lambda) <= 100 * tol_ * (vs + std::abs(p.c[0])))) return;
+                owed = 0;
                 p.c[0] += lambda;
                 p.c[2] -= lambda;
             };
             if (node.left().rod >= 0) {
                 RodWaves& r = rods_[static_cast<std::size_t>(node.left().rod)];
-                correct(pb, r.alpha.integral(n.t - r.tau, t_new - r.tau) - 2 * xn[node.i0()] / r.z);
+                correct(pb, r.alpha.integral(n.t - r.tau, t_new - r.tau) - 2 * xn[node.i0()] / r.z, n.owed_beta);
                 r.beta.append(pb);
             }
             if (node.right().rod >= 0) {
                 RodWaves& r = rods_[static_cast<std::size_t>(node.right().rod)];
-                correct(pa, r.beta.integral(n.t - r.tau, t_new - r.tau) + 2 * xn[node.i0() + m] / r.z);
+                correct(pa, r.beta.integral(n.t - r.tau, t_new - r.tau) + 2 * xn[node.i0() + m] / r.z, n.owed_alpha);
                 r.alpha.append(pa);
             }
             n.jump_next = false;
             for (std::size_t i = 0; i < links; ++i) {
                 const double mean = -xn[node.i0() + i] / h;  // N, tension > 0
                 const NodeLink& l = node.links()[i];
-                if (l.record >= 0) contacts_[static_cast<std::size_t>(l.record)].add_step(n.acting[i] ? mean : 0.0, n.t, h, n.t);
+                if (l.record >= 0) contacts_[static_cast<std::size_t>(l.record)].add_step(n.branches.acting[i] ? mean : 0.0, n.t, h, n.t);
                 if (l.kind == NodeLink::Kind::attached && options_.force_samples) {
                     ForceHistory& f = attached_[i == 0 && node.left().rod < 0 ? 0 : 1];
                     if (f.force.empty() || f.force.back() != mean) {
@@ -389,7 +407,7 @@ private:
                 }
             }
             for (std::size_t i = 0; i < links; ++i) {
-                if (!n.acting[i]) xn[node.d0()] += node.release_while_open(i, n.x[i], xn[i]);
+                if (!n.branches.acting[i]) xn[node.d0()] += node.release_while_open(i, n.x[i], xn[i], n.branches);
                 n.impulse[i] += xn[node.i0() + i];
                 xn[node.i0() + i] = 0;
             }
@@ -406,11 +424,66 @@ private:
         }
     }
 
-    /// Switches the links flagged in `toggles` (and clears them); whether any switched.
+    /// Switches every link whose event functions, at the current state and arrivals `ar`, say it is on
+    /// the other branch (acting with a tensile force, open with a compressive one, loading past its
+    /// maximum compression...), until none does; whether any switched.
+    bool take_branches(NodeRun& n, const NodeArrivals& ar) {
+        const JunctionNode& node = n.node;
+        std::vector<char> toggles(node.links().size(), 0);
+        bool any = false;
+        // Each switch leaves its link consistent (or flags its second event): a few rounds suffice.
+        for (int round = 0; round < 4; ++round) {
+            bool found = false;
+            for (std::size_t i = 0; i < toggles.size(); ++i) {
+                const NodeLink& l = node.links()[i];
+                const int sense = node.second_sense(i, n.branches);
+                if (l.unilateral()) {
+                    const double g = node.event_value(i, n.x.data(), ar, n.branches);
+                    if (n.branches.acting[i] ? g < 0 : g > 0) toggles[i] = 1;
+                }
+                if (!toggles[i] && sense != 0 && sense * node.second_value(i, n.x.data(), ar, n.branches) > 0) toggles[i] = 2;
+                found = found || toggles[i];
+            }
+            if (!found) break;
+            any = switch_links(n, toggles) || any;
+        }
+        return any;
+    }
+
+    /// Switches the links flagged in `toggles` (and clears them); whether any switched. 1: the link
+    /// starts or stops acting; 2: a link with restitution e < 1 changes branch (docs/physics.md §9.7,
+    /// as rigid_body_ode.cpp): at maximum compression it unloads from δ_m = δ, past δ_m it loads again,
+    /// and open, separated (δ < 0), it forgets its memory (the loss stays counted).
     bool switch_links(NodeRun& n, std::vector<char>& toggles) {
         bool any = false;
-        for (std::size_t i = 0; i < toggles.size(); ++i)
-            if (toggles[i]) n.acting[i] = !n.acting[i], any = true;
+        NodeBranches& b = n.branches;
+        const JunctionNode& node = n.node;
+        // A memory cleared or lowered banks its hysteresis loss.
+        const auto hold = [&](std::size_t i, const ContactMemory& m) {
+            if (m.max_overlap < b.memory[i].max_overlap) b.banked[i] += hysteresis_loss(node.links()[i].law, b.memory[i]);
+            b.memory[i] = m;
+        };
+        for (std::size_t i = 0; i < toggles.size(); ++i) {
+            if (!toggles[i]) continue;
+            any = true;
+            const double d = n.x[i];
+            if (toggles[i] == 1) {
+                if (node.hysteretic(i)) {
+                    // Opening: the memory keeps the peak reached; closing below δ_m: it acts on the
+                    // unloading branch.
+                    if (b.acting[i]) hold(i, node.memory_at(i, n.x.data(), b));
+                    b.unloading[i] = !b.acting[i] && d < b.memory[i].max_overlap;
+                }
+                b.acting[i] = !b.acting[i];
+            } else if (!b.acting[i]) {
+                hold(i, {});
+            } else if (!b.unloading[i]) {
+                hold(i, remember(node.links()[i].law, node.memory_at(i, n.x.data(), b), d));
+                b.unloading[i] = 1;
+            } else {
+                b.unloading[i] = 0;
+            }
+        }
         std::fill(toggles.begin(), toggles.end(), 0);
         if (!any) return false;
         if (++events_ > options_.max_events)
@@ -418,7 +491,10 @@ private:
                 "the exact solver's delay network needed more than max_events = {} contact events by t = {:g} s "
                 "(bounded work): raise [solver] max_events or set end_time",
                 options_.max_events, n.t));
-        n.jump_next = true;  // a rigid contact's force jumps where it closes
+        // A rigid contact's force jumps where it closes; a compliant one's derivative jumps where it
+        // opens or closes, and its second derivative where it changes branch (restitution): the nodes
+        // that read what it emits stop there (a kink inside a step would shrink their steps).
+        n.jump_next = true;
         return true;
     }
 
@@ -457,7 +533,9 @@ private:
                 const NodeLink& l = node.links()[i];
                 if (l.kind == NodeLink::Kind::attached) return inf;
                 if (!l.unilateral()) continue;
-                if (n.acting[i] || (l.kind == NodeLink::Kind::compliant && n.x[i] > 0)) return inf;
+                // (With a memory, an open contact at 0 < δ <= δ_r carries no force, but it forgets only
+                // below δ = 0, where it could close again: waited for too.)
+                if (n.branches.acting[i] || (l.kind == NodeLink::Kind::compliant && n.x[i] > 0)) return inf;
                 const auto side = [&](bool left_side, double& v, double& d) {
                     v = 0, d = 0;
                     std::ptrdiff_t body = -1;
@@ -492,8 +570,8 @@ private:
         for (const NodeRun& n : nodes_) {
             const JunctionNode& node = n.node;
             for (std::size_t k = 0; k < node.masses(); ++k) r.rods[node.bodies()[k]] = {node.mass(k) * n.x[node.u0() + k], 0.0};
-            r.contact_energy += node.stored_energy(n.x.data());
-            r.dissipated += std::max(0.0, n.x[node.d0()]);
+            r.contact_energy += node.stored_energy(n.x.data(), n.branches);
+            r.dissipated += std::max(0.0, n.x[node.d0()]) + node.hysteresis(n.x.data(), n.branches);
             if (node.left().rod < 0) {
                 r.left_end.impulse = n.impulse[0];
                 r.left_end.work = n.x[node.w0()];

@@ -2,6 +2,7 @@
 #include "solvers/exact/junction_node.hpp"
 
 #include "solvers/shared/link_rate.hpp"
+#include "solvers/shared/rigid_bodies.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +11,9 @@
 
 namespace rodcollide {
 
-JunctionNode::JunctionNode(const Chain& chain, std::size_t j, const ContactHistory& contacts) : junction_(j) {
+JunctionNode::JunctionNode(const Chain& chain, std::size_t j, const ContactHistory& contacts,
+                           double compression_rate_floor)
+    : junction_(j), compression_rate_floor_(compression_rate_floor) {
     const Junction& q = chain.junctions()[j];
     const std::vector<Element>& elements = chain.elements();
     if (q.left >= 0) {
@@ -132,15 +135,14 @@ double link_impedance(double za, double zb) {
     return za > 0 ? za : zb;
 }
 
-/// k sgn(δ)|δ|^p: the elastic force continued past δ = 0 inside one branch (continued_force()).
-double continued_elastic(const ContactLaw& law, double d) {
-    if (law.bilateral || law.exponent == 1) return law.stiffness * d;
-    return law.stiffness * std::copysign(std::pow(std::abs(d), law.exponent), d);
-}
-
 }  // namespace
 
-JunctionNode::Link JunctionNode::link(std::size_t i, const double* x, const NodeArrivals& a, bool acting) const {
+JunctionNode::Link JunctionNode::link(std::size_t i, const double* x, const NodeArrivals& a, const NodeBranches& b) const {
+    return link(i, x, a, b.acting[i] != 0, b.branch(i));
+}
+
+JunctionNode::Link JunctionNode::link(std::size_t i, const double* x, const NodeArrivals& a, bool acting,
+                                      const ContactMemory& branch) const {
     const NodeLink& l = links_[i];
     const Sides s = sides(i, x, a);
     const double z = link_impedance(s.za, s.zb), free_rate = s.va - s.vb;
@@ -154,17 +156,53 @@ JunctionNode::Link JunctionNode::link(std::size_t i, const double* x, const Node
         case NodeLink::Kind::compliant:
         case NodeLink::Kind::attached: {
             if (!acting && l.kind == NodeLink::Kind::compliant) return {0, free_rate};
-            const LinkRate r = compliant_link_rate(continued_elastic(l.law, x[i]), l.law.damping, z, free_rate);
+            // The elastic force k φ(δ) on the branch, continued past its zero (rigid_bodies.hpp).
+            const LinkRate r = compliant_link_rate(continued_force(l.law, x[i], 0.0, branch), l.law.damping, z, free_rate);
             return {r.force, r.rate};
         }
     }
     return {0, 0};
 }
 
-double JunctionNode::event_value(std::size_t i, const double* x, const NodeArrivals& a, bool acting) const {
+double JunctionNode::event_value(std::size_t i, const double* x, const NodeArrivals& a, const NodeBranches& b) const {
     const double d = x[i];
-    if (acting || d > 0) return link(i, x, a, true).force;
-    return d;
+    if (b.acting[i]) return link(i, x, a, b).force;
+    // Open with a memory (e < 1): it closes again on the unloading branch, whose force is 0 at δ_r.
+    const ContactMemory& m = b.memory[i];
+    const double dr = hysteretic(i) ? residual_overlap(links_[i].law, m) : 0.0;
+    if (d > dr) return link(i, x, a, true, m).force;
+    return d - dr;
+}
+
+bool JunctionNode::hysteretic(std::size_t i) const {
+    const NodeLink& l = links_[i];
+    return l.kind == NodeLink::Kind::compliant && !l.law.bilateral && l.law.restitution < 1;
+}
+
+int JunctionNode::second_sense(std::size_t i, const NodeBranches& b) const {
+    if (!hysteretic(i)) return 0;
+    if (b.acting[i]) return b.unloading[i] ? +1 : -1;
+    return b.memory[i].max_overlap > 0 ? -1 : 0;
+}
+
+double JunctionNode::second_value(std::size_t i, const double* x, const NodeArrivals& a, const NodeBranches& b) const {
+    switch (second_sense(i, b)) {
+        case 0: return 0;
+        case +1: return x[i] - b.memory[i].max_overlap;
+        default: return b.acting[i] ? link(i, x, a, b).rate + compression_rate_floor_ : x[i];
+    }
+}
+
+ContactMemory JunctionNode::memory_at(std::size_t i, const double* x, const NodeBranches& b) const {
+    if (!hysteretic(i)) return {};
+    return b.acting[i] && !b.unloading[i] ? remember(links_[i].law, b.memory[i], x[i]) : b.memory[i];
+}
+
+double JunctionNode::hysteresis(const double* x, const NodeBranches& b) const {
+    double loss = 0;
+    for (std::size_t i = 0; i < links_.size(); ++i)
+        if (hysteretic(i)) loss += b.banked[i] + hysteresis_loss(links_[i].law, memory_at(i, x, b));
+    return loss;
 }
 
 bool JunctionNode::acts_initially(std::size_t i, const NodeArrivals& a) const {
@@ -172,16 +210,16 @@ bool JunctionNode::acts_initially(std::size_t i, const NodeArrivals& a) const {
     if (l.kind == NodeLink::Kind::free) return false;
     if (!l.unilateral()) return true;
     const std::vector<double> x = initial_state();
-    return l.initial_overlap == 0 && link(i, x.data(), a, false).rate >= 0;
+    return l.initial_overlap == 0 && link(i, x.data(), a, false, {}).rate >= 0;
 }
 
-void JunctionNode::rhs(const double* x, double* dxdt, const NodeArrivals& a, const std::vector<char>& acting) const {
+void JunctionNode::rhs(const double* x, double* dxdt, const NodeArrivals& a, const NodeBranches& b) const {
     const std::size_t m = masses(), n = links_.size();
     double power = 0, work = 0;
     for (std::size_t k = 0; k < m; ++k) dxdt[u0() + k] = 0;
     for (std::size_t i = 0; i < n; ++i) {
         const NodeLink& l = links_[i];
-        const Link f = link(i, x, a, acting[i] != 0);
+        const Link f = link(i, x, a, b);
         dxdt[i] = f.rate;
         dxdt[i0() + i] = f.force;
         if (i > 0) dxdt[u0() + i - 1] -= f.force / mass_[i - 1];
@@ -189,7 +227,7 @@ void JunctionNode::rhs(const double* x, double* dxdt, const NodeArrivals& a, con
         // (A dashpot's contact that opened at δ > 0 releases its elastic energy as δ returns to 0:
         // counted exactly per step by the driver, release_while_open(), not here: its power has a
         // kink at δ = 0 that no step would be stopped at.)
-        if ((l.kind == NodeLink::Kind::compliant || l.kind == NodeLink::Kind::attached) && acting[i])
+        if ((l.kind == NodeLink::Kind::compliant || l.kind == NodeLink::Kind::attached) && b.acting[i])
             power += l.law.damping * f.rate * f.rate;
         // Work done on the chain through a chain end: F pushes the left end rightwards (at the
         // velocity of the chain's end there) and the right end leftwards.
@@ -208,26 +246,28 @@ void JunctionNode::rhs(const double* x, double* dxdt, const NodeArrivals& a, con
     dxdt[w0()] = work;
 }
 
-NodeArrivals JunctionNode::emitted(const double* x, const NodeArrivals& a, const std::vector<char>& acting) const {
+NodeArrivals JunctionNode::emitted(const double* x, const NodeArrivals& a, const NodeBranches& b) const {
     // A rod end under the compressive force F (N = -F): beta_out = alpha_in + 2N/Z at a right end,
     // alpha_out = beta_in - 2N/Z at a left end (junction.hpp's invariants).
     NodeArrivals out;
-    if (left_.rod >= 0) out.beta = a.alpha - 2 * link(0, x, a, acting[0] != 0).force / left_.z;
-    if (right_.rod >= 0) out.alpha = a.beta + 2 * link(masses(), x, a, acting[masses()] != 0).force / right_.z;
+    if (left_.rod >= 0) out.beta = a.alpha - 2 * link(0, x, a, b).force / left_.z;
+    if (right_.rod >= 0) out.alpha = a.beta + 2 * link(masses(), x, a, b).force / right_.z;
     return out;
 }
 
-double JunctionNode::release_while_open(std::size_t i, double before, double after) const {
+double JunctionNode::release_while_open(std::size_t i, double before, double after, const NodeBranches& b) const {
     const NodeLink& l = links_[i];
     if (l.kind != NodeLink::Kind::compliant) return 0;
-    return contact_energy(l.law, before) - contact_energy(l.law, after);
+    if (!hysteretic(i)) return contact_energy(l.law, before) - contact_energy(l.law, after);
+    return contact_energy(l.law, before, b.memory[i]) - contact_energy(l.law, after, b.memory[i]);
 }
 
-double JunctionNode::stored_energy(const double* x) const {
+double JunctionNode::stored_energy(const double* x, const NodeBranches& b) const {
     double e = 0;
-    for (std::size_t i = 0; i < links_.size(); ++i)
-        if (links_[i].kind == NodeLink::Kind::compliant || links_[i].kind == NodeLink::Kind::attached)
-            e += contact_energy(links_[i].law, x[i]);
+    for (std::size_t i = 0; i < links_.size(); ++i) {
+        if (links_[i].kind != NodeLink::Kind::compliant && links_[i].kind != NodeLink::Kind::attached) continue;
+        e += hysteretic(i) ? contact_energy(links_[i].law, x[i], memory_at(i, x, b)) : contact_energy(links_[i].law, x[i]);
+    }
     return e;
 }
 

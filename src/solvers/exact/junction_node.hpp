@@ -7,6 +7,7 @@
 #pragma once
 
 #include "rodcollide/chain.hpp"
+#include "rodcollide/contact_law.hpp"
 #include "solvers/shared/contact_record.hpp"
 
 #include <cstddef>
@@ -43,9 +44,30 @@ struct NodeArrivals {
     double alpha = 0, beta = 0;
 };
 
+/// The branch each link of a node is on: whether it acts and, for a compliant contact with
+/// restitution e < 1 (docs/physics.md §9.7), its held memory δ_m and whether it acts on the
+/// unloading branch. Loading, the memory follows δ and the loading law applies (memory_at()).
+struct NodeBranches {
+    std::vector<char> acting;
+    std::vector<char> unloading;
+    std::vector<ContactMemory> memory;  ///< held: as at the branch's start while loading
+    std::vector<double> banked;         ///< hysteresis loss of memories already cleared [J]
+
+    explicit NodeBranches(std::size_t links = 0)
+        : acting(links, 0), unloading(links, 0), memory(links), banked(links, 0.0) {}
+    /// The memory that selects link i's law: the held one while unloading or open, none while
+    /// loading (there δ_m is δ itself).
+    const ContactMemory& branch(std::size_t i) const {
+        static const ContactMemory none;
+        return acting[i] && !unloading[i] ? none : memory[i];
+    }
+};
+
 class JunctionNode {
 public:
-    JunctionNode(const Chain& chain, std::size_t junction, const ContactHistory& contacts);
+    /// `compression_rate_floor` [m/s]: a contact with restitution reaches its maximum compression
+    /// where δ' falls below minus it (above the noise of the arriving waves' fits).
+    JunctionNode(const Chain& chain, std::size_t junction, const ContactHistory& contacts, double compression_rate_floor);
 
     std::size_t junction() const { return junction_; }
     const NodeSide& left() const { return left_; }
@@ -67,36 +89,56 @@ public:
     std::size_t w0() const { return d0() + 1; }
     std::vector<double> initial_state() const;
 
-    /// Compressive force F_i and overlap rate of link i on the branch `acting` says.
+    /// Compressive force F_i and overlap rate of link i on the branch `b` says.
     struct Link {
         double force = 0, rate = 0;
     };
-    Link link(std::size_t i, const double* x, const NodeArrivals& a, bool acting) const;
-    /// Event function of a unilateral link: its continued force where acting (or where δ > 0), else δ.
-    double event_value(std::size_t i, const double* x, const NodeArrivals& a, bool acting) const;
+    Link link(std::size_t i, const double* x, const NodeArrivals& a, const NodeBranches& b) const;
+    /// Event function of a unilateral link: its continued force where acting, else the force it
+    /// would carry switched on where it is compressed (δ > 0, or δ > δ_r with a memory), else δ
+    /// (or δ - δ_r).
+    double event_value(std::size_t i, const double* x, const NodeArrivals& a, const NodeBranches& b) const;
+    /// A link with restitution e < 1 (§9.7): it has a memory and a second event.
+    bool hysteretic(std::size_t i) const;
+    /// The sense of link i's second event (+1: where second_value() rises past 0, -1: where it falls
+    /// below 0, 0: none): loading, δ' (maximum compression); unloading, δ - δ_m (loading again);
+    /// open with a memory, δ (separated: the memory is cleared).
+    int second_sense(std::size_t i, const NodeBranches& b) const;
+    double second_value(std::size_t i, const double* x, const NodeArrivals& a, const NodeBranches& b) const;
+    /// Link i's memory at state x: remembered up to δ while loading, else the held one.
+    ContactMemory memory_at(std::size_t i, const double* x, const NodeBranches& b) const;
+    /// The hysteresis loss of every link up to state x [J] (§9.7: banked, plus (1 - e^2) of the
+    /// energy stored up to each current memory).
+    double hysteresis(const double* x, const NodeBranches& b) const;
     /// Whether link i acts at t = 0 (touching and not parting, or attached/bilateral).
     bool acts_initially(std::size_t i, const NodeArrivals& a) const;
-    void rhs(const double* x, double* dxdt, const NodeArrivals& a, const std::vector<char>& acting) const;
+    void rhs(const double* x, double* dxdt, const NodeArrivals& a, const NodeBranches& b) const;
     /// The waves the node emits for state x: beta into its left rod, alpha into its right rod.
-    NodeArrivals emitted(const double* x, const NodeArrivals& a, const std::vector<char>& acting) const;
+    NodeArrivals emitted(const double* x, const NodeArrivals& a, const NodeBranches& b) const;
     /// The elastic energy an open compliant contact at δ > 0 (a dashpot's, opened before δ reached
-    /// 0) releases while δ goes from `before` to `after` [J]: its contact_energy() falls while no
-    /// force acts, which counts as dissipated (the dashpot relaxes the unloaded spring, §9.9).
-    double release_while_open(std::size_t i, double before, double after) const;
-    /// Energy stored in its compliant links and springs [J].
-    double stored_energy(const double* x) const;
+    /// 0, or above δ_r with a memory) releases while δ goes from `before` to `after` [J]: its
+    /// contact_energy() falls while no force acts, which counts as dissipated (the dashpot relaxes
+    /// the unloaded spring, §9.9).
+    double release_while_open(std::size_t i, double before, double after, const NodeBranches& b) const;
+    /// Energy stored in its compliant links and springs [J] (what unloading would give back).
+    double stored_energy(const double* x, const NodeBranches& b) const;
 
 private:
     struct Sides {
         double va, za, vb, zb;
     };
     Sides sides(std::size_t i, const double* x, const NodeArrivals& a) const;
+    Link link(std::size_t i, const double* x, const NodeArrivals& a, bool acting, const ContactMemory& branch) const;
 
     std::size_t junction_;
     NodeSide left_, right_;
     std::vector<std::size_t> bodies_;
     std::vector<double> mass_, velocity0_;
     std::vector<NodeLink> links_;
+    /// The maximum compression is taken where δ' falls below minus this, not at 0 (as
+    /// rigid_body_ode.cpp does with 1e-12 V): near a flat peak δ' is as noisy as the arriving waves,
+    /// and a contact would switch loading <-> unloading on that noise [m/s].
+    double compression_rate_floor_ = 0;
 };
 
 }  // namespace rodcollide

@@ -1,0 +1,110 @@
+// Seeded random chains of rods, masses and compliant contacts for the delay network's tests
+// (tests/solvers/exact/test_delay_network*.cpp; docs/physics.md §9.10).
+#pragma once
+
+#include "chain_builders.hpp"
+#include "conservation.hpp"
+#include "rodcollide/chain.hpp"
+#include "rodcollide/solve.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <random>
+#include <vector>
+
+namespace rodcollide::testing {
+
+inline Rod cushioned(Rod r, double k, double p = 1, double c = 0) {
+    r.contact_stiffness = k;
+    r.contact_exponent = p;
+    r.contact_damping = c;
+    return r;
+}
+
+/// Chain `seed` of 3-5 elements: rods and masses, compliant contacts (linear and Hertz-like, with
+/// dashpots) at small gaps, velocities that make it collide, and on every fourth seed a compliant
+/// wall at a gap on the right. With `restitution`, each contact (and that wall) also draws an e in
+/// [lo, 1) (§9.7); the draws come after the others, so the chains without it are unchanged.
+inline Chain random_compliant_chain(unsigned seed, std::optional<std::pair<double, double>> restitution = std::nullopt) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> len(0.4, 1.5), area(0.5, 2.0), vel(-1.0, 1.0), gap(0.0, 0.05),
+        stiff(2.0, 200.0), damp(0.0, 0.3), m(0.3, 3.0), u01(0, 1);
+    std::vector<Rod> rods;
+    const std::size_t n = 3 + seed % 3;
+    for (std::size_t i = 0; i < n; ++i) {
+        const bool is_mass = i > 0 && i + 1 < n && u01(rng) < 0.3 && !rods.back().is_mass();
+        Rod r = is_mass ? make_mass(m(rng), vel(rng)) : make_rod(len(rng), vel(rng), 0, area(rng));
+        if (i > 0) {
+            r.gap = gap(rng);
+            (void)u01(rng);
+            r = cushioned(r, stiff(rng), u01(rng) < 0.5 ? 1.0 : 1.5, damp(rng));
+        }
+        rods.push_back(r);
+    }
+    // Velocities that make the chain collide: decreasing from left to right.
+    for (std::size_t i = 0; i < n; ++i) rods[i].velocity = 1.0 - 2.0 * static_cast<double>(i) / static_cast<double>(n - 1);
+    ChainEnds ends;
+    if (seed % 4 == 1) ends.right.kind = EndKind::wall, ends.right.contact_stiffness = 50, ends.right.gap = 0.1;
+    if (restitution) {
+        std::uniform_real_distribution<double> e(restitution->first, restitution->second);
+        for (std::size_t i = 1; i < n; ++i) rods[i].restitution = e(rng);
+        if (ends.right.kind == EndKind::wall) ends.right.restitution = e(rng);
+    }
+    return Chain(rods, ends);
+}
+
+/// `chain` with about half of its rod-rod contacts made rigid (flat ends, no cushion), drawn from `seed`.
+inline Chain with_rigid_rod_contacts(const Chain& chain, unsigned seed) {
+    std::vector<Rod> rods = chain.rods();
+    std::mt19937 rng(1000 + seed);
+    std::uniform_real_distribution<double> u01(0, 1);
+    for (std::size_t i = 1; i < rods.size(); ++i)
+        if (!rods[i].is_mass() && !rods[i - 1].is_mass() && u01(rng) < 0.5) {
+            rods[i].contact_stiffness = 0;
+            rods[i].contact_damping = 0;
+            rods[i].contact_exponent = 1;
+            rods[i].restitution = 1;
+        }
+    return Chain(rods, chain.ends());
+}
+
+/// Chains 1-20 of random_compliant_chain() at accuracy 1e-7 and 1e-9 in the exact solver: momentum
+/// with the ends' impulses, the energy defect to 1e-10 of the initial energy, both settle, and the
+/// coarse run's bound covers its difference from the fine one. At least 19 of the 20 must solve:
+/// the stall of docs/physics.md §9.10 stops one at max_work.
+inline void check_random_compliant_chains(std::optional<std::pair<double, double>> restitution) {
+    std::size_t solved = 0;
+    std::vector<unsigned> stalled;
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+        const Chain chain = random_compliant_chain(seed, restitution);
+        INFO("seed " << seed);
+        SolverOptions coarse_options, fine_options;
+        coarse_options.method = fine_options.method = Method::characteristics;
+        coarse_options.accuracy = 1e-7;
+        fine_options.accuracy = 1e-9;
+        coarse_options.max_work = fine_options.max_work = 1'000'000;
+        try {
+            const Outcome coarse = solve(chain, coarse_options);
+            const Outcome fine = solve(chain, fine_options);
+            check_momentum_with_ends(fine);
+            CHECK(std::abs(fine.energy.dropped) <= 1e-10 * fine.energy.initial);
+            check_momentum_with_ends(coarse);
+            CHECK(coarse.settled);
+            CHECK(fine.settled);
+            for (std::size_t i = 0; i < chain.size(); ++i)
+                CHECK(std::abs(coarse.rods[i].final_velocity - fine.rods[i].final_velocity) <= coarse.velocity_error_bound);
+            ++solved;
+        } catch (const SolverLimitExceeded&) {
+            stalled.push_back(seed);
+        }
+    }
+    std::string which;
+    for (unsigned s : stalled) which.append(" ").append(std::to_string(s));
+    WARN(solved << " of 20 random chains solved; stopped at max_work (a known defect, docs/physics.md §9.10):" << which);
+    CHECK(solved >= 19);
+}
+
+}  // namespace rodcollide::testing
