@@ -237,7 +237,13 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
             const FreeRelease release = free_release(bodies, overlap, v.data(), &memory);
             if (release.delay > 0) {
                 const double delay = release.delay / T;
-                for (std::size_t k = 0; k <= n; ++k) x[k] += delay * bodies.overlap_rate(k, &x[ode.v0()]);
+                for (std::size_t k = 0; k <= n; ++k) {
+                    // A compressed contact has reached δ = 0 by the delay (its time to it is at most
+                    // that): not a rounding-sized δ > 0, which would leave contact energy behind.
+                    const bool compressed = x[k] > 0 && bodies.links[k].kind == BodyLink::Kind::contact;
+                    x[k] += delay * bodies.overlap_rate(k, &x[ode.v0()]);
+                    if (compressed) x[k] = std::min(x[k], 0.0);
+                }
                 x[ode.d0()] += release.energy / (ode.M() * V * V);
                 t_hat += delay;
             }
