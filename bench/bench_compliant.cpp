@@ -8,6 +8,8 @@
 //  - BM_Compliant_ThirtyRodCushions: 30 rods with a linear cushion at every contact, one striker,
 //    finite differences at default options, over two transits of the chain (it does not settle
 //    within the default work limit: see below), and the same by the exact solver's delay network;
+//  - BM_RigidBodies_HertzChain/{10,100,1000}: n Hertz balls settled by the exact solver at 1e-9
+//    (issue 24's speed targets; scipy's DOP853 beside it: bench/ball_chain_dop853.py);
 //  - BM_RigidBodies_HertzBalls_{Exact,Verlet}: 10 masses through Hertz contacts (a struck cradle),
 //    Boost.Odeint against velocity Verlet at one `accuracy` (1e-6 of V); each reports its measured
 //    error against a Dormand-Prince run at 1e-10 (`error_of_V`), so "equal accuracy" is checked, not
@@ -104,12 +106,12 @@ BENCHMARK(BM_Compliant_ThirtyRodCushions)->Unit(benchmark::kMillisecond)->Iterat
 void BM_Compliant_ThirtyRodCushions_Exact(benchmark::State& state) { run_thirty(state, Method::characteristics); }
 BENCHMARK(BM_Compliant_ThirtyRodCushions_Exact)->Unit(benchmark::kMillisecond)->Iterations(1);
 
-/// Ten steel balls of radius 10 mm as masses with Hertz's law written out (as
+/// `n` steel balls of radius 10 mm as masses with Hertz's law written out (as
 /// cases/compliant/hertz_cradle_3.toml: m = 0.032882 kg, k = 1.0878e10 N/m^1.5), touching, the first
 /// striking at 1 m/s.
-Chain hertz_balls() {
+Chain hertz_balls(int n = 10) {
     std::vector<Rod> bodies;
-    for (int i = 0; i < 10; ++i) {
+    for (int i = 0; i < n; ++i) {
         Rod b;
         b.kind = RodKind::mass;
         b.rigid_mass = 0.032882;
@@ -159,5 +161,25 @@ BENCHMARK(BM_RigidBodies_HertzBalls_Exact)->Unit(benchmark::kMillisecond);
 
 void BM_RigidBodies_HertzBalls_Verlet(benchmark::State& state) { run_balls(state, Method::finite_difference); }
 BENCHMARK(BM_RigidBodies_HertzBalls_Verlet)->Unit(benchmark::kMillisecond);
+
+/// Issue 24's targets: 10 balls settled to 1e-9 (of V) in under 5 ms, 1000 balls in under 2 s. The
+/// exact solver at accuracy 1e-9, to settling (its bound comes from a second run at 1e-11, included).
+/// bench/ball_chain_dop853.py puts scipy's DOP853 beside it. 1000 balls take minutes: one iteration.
+void BM_RigidBodies_HertzChain(benchmark::State& state) {
+    const Chain chain = hertz_balls(static_cast<int>(state.range(0)));
+    SolverOptions o;
+    o.method = Method::characteristics;
+    o.accuracy = 1e-9;
+    Outcome out;
+    for (auto _ : state) {
+        out = solve(chain, o);
+        benchmark::DoNotOptimize(out);
+    }
+    state.counters["settled"] = out.settled ? 1 : 0;
+    state.counters["bound_of_V"] = out.velocity_error_bound / chain.velocity_scale();
+    state.counters["steps"] = static_cast<double>(out.stats.steps);
+}
+BENCHMARK(BM_RigidBodies_HertzChain)->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RigidBodies_HertzChain)->Arg(1000)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace

@@ -72,7 +72,7 @@ inline Chain with_rigid_rod_contacts(const Chain& chain, unsigned seed) {
 }
 
 /// Chains 1-20 of random_compliant_chain() at accuracy 1e-7 and 1e-9 in the exact solver: momentum
-/// with the ends' impulses, the energy defect to 1e-10 of the initial energy, both settle, and the
+/// with the ends' impulses (to 1e-12 at 1e-9), the energy defect to 1e-10 of the initial energy, both settle, and the
 /// coarse run's bound covers its difference from the fine one. At least 19 of the 20 must solve:
 /// the stall of docs/physics.md §9.10 stops one at max_work.
 inline void check_random_compliant_chains(std::optional<std::pair<double, double>> restitution) {
@@ -89,7 +89,7 @@ inline void check_random_compliant_chains(std::optional<std::pair<double, double
         try {
             const Outcome coarse = solve(chain, coarse_options);
             const Outcome fine = solve(chain, fine_options);
-            check_momentum_with_ends(fine);
+            check_momentum_with_ends(fine, 1e-12);  // rounding: 2.5e-15 measured (issue 24 asks 1e-12)
             CHECK(std::abs(fine.energy.dropped) <= 1e-10 * fine.energy.initial);
             check_momentum_with_ends(coarse);
             CHECK(coarse.settled);

@@ -56,7 +56,7 @@ struct NodeRun {
     explicit NodeRun(JunctionNode n) : node(std::move(n)) {}
     JunctionNode node;
     State x, dxdt, weight;
-    NodeBranches branches;
+    ContactBranches branches;
     // Each link's impulse ∫F dt so far [N s]. The state's impulses restart at 0 every step, so that a
     // step's increment, which shapes the emitted piece (the momentum correction), is exact to its own
     // rounding rather than to that of the total (a short step would otherwise get ε I / h of noise).
@@ -128,7 +128,7 @@ public:
             for (std::size_t k = 0; k < n.node.masses(); ++k) n.weight[n.node.u0() + k] = vs;
             n.weight[n.node.d0()] = n.weight[n.node.w0()] = impulse * vs;
             const NodeArrivals a0 = arrivals(n.node, 0, false);
-            n.branches = NodeBranches(n.node.links().size());
+            n.branches = ContactBranches(n.node.links().size());
             for (std::size_t i = 0; i < n.node.links().size(); ++i) n.branches.acting[i] = n.node.acts_initially(i, a0);
             n.impulse.assign(n.node.links().size(), 0.0);
             nodes_.push_back(std::move(n));
@@ -451,38 +451,17 @@ private:
     }
 
     /// Switches the links flagged in `toggles` (and clears them); whether any switched. 1: the link
-    /// starts or stops acting; 2: a link with restitution e < 1 changes branch (docs/physics.md §9.7,
-    /// as rigid_body_ode.cpp): at maximum compression it unloads from δ_m = δ, past δ_m it loads again,
-    /// and open, separated (δ < 0), it forgets its memory (the loss stays counted).
+    /// starts or stops acting; 2: a link with restitution e < 1 changes branch at its second event
+    /// (the rules of contact_branches.hpp, shared with rigid_body_ode.cpp; docs/physics.md §9.7).
     bool switch_links(NodeRun& n, std::vector<char>& toggles) {
         bool any = false;
-        NodeBranches& b = n.branches;
-        const JunctionNode& node = n.node;
-        // A memory cleared or lowered banks its hysteresis loss.
-        const auto hold = [&](std::size_t i, const ContactMemory& m) {
-            if (m.max_overlap < b.memory[i].max_overlap) b.banked[i] += hysteresis_loss(node.links()[i].law, b.memory[i]);
-            b.memory[i] = m;
-        };
+        ContactBranches& b = n.branches;
         for (std::size_t i = 0; i < toggles.size(); ++i) {
             if (!toggles[i]) continue;
             any = true;
-            const double d = n.x[i];
-            if (toggles[i] == 1) {
-                if (node.hysteretic(i)) {
-                    // Opening: the memory keeps the peak reached; closing below δ_m: it acts on the
-                    // unloading branch.
-                    if (b.acting[i]) hold(i, node.memory_at(i, n.x.data(), b));
-                    b.unloading[i] = !b.acting[i] && d < b.memory[i].max_overlap;
-                }
-                b.acting[i] = !b.acting[i];
-            } else if (!b.acting[i]) {
-                hold(i, {});
-            } else if (!b.unloading[i]) {
-                hold(i, remember(node.links()[i].law, node.memory_at(i, n.x.data(), b), d));
-                b.unloading[i] = 1;
-            } else {
-                b.unloading[i] = 0;
-            }
+            const ContactLaw& law = n.node.links()[i].law;
+            if (toggles[i] == 1) b.switch_acting(law, i, n.x[i]);
+            else b.second_event(law, i, n.x[i]);
         }
         std::fill(toggles.begin(), toggles.end(), 0);
         if (!any) return false;

@@ -137,7 +137,7 @@ double link_impedance(double za, double zb) {
 
 }  // namespace
 
-JunctionNode::Link JunctionNode::link(std::size_t i, const double* x, const NodeArrivals& a, const NodeBranches& b) const {
+JunctionNode::Link JunctionNode::link(std::size_t i, const double* x, const NodeArrivals& a, const ContactBranches& b) const {
     return link(i, x, a, b.acting[i] != 0, b.branch(i));
 }
 
@@ -164,7 +164,7 @@ JunctionNode::Link JunctionNode::link(std::size_t i, const double* x, const Node
     return {0, 0};
 }
 
-double JunctionNode::event_value(std::size_t i, const double* x, const NodeArrivals& a, const NodeBranches& b) const {
+double JunctionNode::event_value(std::size_t i, const double* x, const NodeArrivals& a, const ContactBranches& b) const {
     const double d = x[i];
     if (b.acting[i]) return link(i, x, a, b).force;
     // Open with a memory (e < 1): it closes again on the unloading branch, whose force is 0 at δ_r.
@@ -175,17 +175,14 @@ double JunctionNode::event_value(std::size_t i, const double* x, const NodeArriv
 }
 
 bool JunctionNode::hysteretic(std::size_t i) const {
-    const NodeLink& l = links_[i];
-    return l.kind == NodeLink::Kind::compliant && !l.law.bilateral && l.law.restitution < 1;
+    return links_[i].kind == NodeLink::Kind::compliant && rodcollide::hysteretic(links_[i].law);
 }
 
-int JunctionNode::second_sense(std::size_t i, const NodeBranches& b) const {
-    if (!hysteretic(i)) return 0;
-    if (b.acting[i]) return b.unloading[i] ? +1 : -1;
-    return b.memory[i].max_overlap > 0 ? -1 : 0;
+int JunctionNode::second_sense(std::size_t i, const ContactBranches& b) const {
+    return hysteretic(i) ? b.second_sense(i) : 0;
 }
 
-double JunctionNode::second_value(std::size_t i, const double* x, const NodeArrivals& a, const NodeBranches& b) const {
+double JunctionNode::second_value(std::size_t i, const double* x, const NodeArrivals& a, const ContactBranches& b) const {
     switch (second_sense(i, b)) {
         case 0: return 0;
         case +1: return x[i] - b.memory[i].max_overlap;
@@ -193,15 +190,14 @@ double JunctionNode::second_value(std::size_t i, const double* x, const NodeArri
     }
 }
 
-ContactMemory JunctionNode::memory_at(std::size_t i, const double* x, const NodeBranches& b) const {
-    if (!hysteretic(i)) return {};
-    return b.acting[i] && !b.unloading[i] ? remember(links_[i].law, b.memory[i], x[i]) : b.memory[i];
+ContactMemory JunctionNode::memory_at(std::size_t i, const double* x, const ContactBranches& b) const {
+    return hysteretic(i) ? b.memory_at(links_[i].law, i, x[i]) : ContactMemory{};
 }
 
-double JunctionNode::hysteresis(const double* x, const NodeBranches& b) const {
+double JunctionNode::hysteresis(const double* x, const ContactBranches& b) const {
     double loss = 0;
     for (std::size_t i = 0; i < links_.size(); ++i)
-        if (hysteretic(i)) loss += b.banked[i] + hysteresis_loss(links_[i].law, memory_at(i, x, b));
+        if (hysteretic(i)) loss += b.hysteresis(links_[i].law, i, x[i]);
     return loss;
 }
 
@@ -213,7 +209,7 @@ bool JunctionNode::acts_initially(std::size_t i, const NodeArrivals& a) const {
     return l.initial_overlap == 0 && link(i, x.data(), a, false, {}).rate >= 0;
 }
 
-void JunctionNode::rhs(const double* x, double* dxdt, const NodeArrivals& a, const NodeBranches& b) const {
+void JunctionNode::rhs(const double* x, double* dxdt, const NodeArrivals& a, const ContactBranches& b) const {
     const std::size_t m = masses(), n = links_.size();
     double power = 0, work = 0;
     for (std::size_t k = 0; k < m; ++k) dxdt[u0() + k] = 0;
@@ -246,7 +242,7 @@ void JunctionNode::rhs(const double* x, double* dxdt, const NodeArrivals& a, con
     dxdt[w0()] = work;
 }
 
-NodeArrivals JunctionNode::emitted(const double* x, const NodeArrivals& a, const NodeBranches& b) const {
+NodeArrivals JunctionNode::emitted(const double* x, const NodeArrivals& a, const ContactBranches& b) const {
     // A rod end under the compressive force F (N = -F): beta_out = alpha_in + 2N/Z at a right end,
     // alpha_out = beta_in - 2N/Z at a left end (junction.hpp's invariants).
     NodeArrivals out;
@@ -255,14 +251,14 @@ NodeArrivals JunctionNode::emitted(const double* x, const NodeArrivals& a, const
     return out;
 }
 
-double JunctionNode::release_while_open(std::size_t i, double before, double after, const NodeBranches& b) const {
+double JunctionNode::release_while_open(std::size_t i, double before, double after, const ContactBranches& b) const {
     const NodeLink& l = links_[i];
     if (l.kind != NodeLink::Kind::compliant) return 0;
     if (!hysteretic(i)) return contact_energy(l.law, before) - contact_energy(l.law, after);
     return contact_energy(l.law, before, b.memory[i]) - contact_energy(l.law, after, b.memory[i]);
 }
 
-double JunctionNode::stored_energy(const double* x, const NodeBranches& b) const {
+double JunctionNode::stored_energy(const double* x, const ContactBranches& b) const {
     double e = 0;
     for (std::size_t i = 0; i < links_.size(); ++i) {
         if (links_[i].kind != NodeLink::Kind::compliant && links_[i].kind != NodeLink::Kind::attached) continue;

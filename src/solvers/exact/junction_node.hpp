@@ -8,6 +8,7 @@
 
 #include "rodcollide/chain.hpp"
 #include "rodcollide/contact_law.hpp"
+#include "solvers/shared/contact_branches.hpp"
 #include "solvers/shared/contact_record.hpp"
 
 #include <cstddef>
@@ -44,24 +45,6 @@ struct NodeArrivals {
     double alpha = 0, beta = 0;
 };
 
-/// The branch each link of a node is on: whether it acts and, for a compliant contact with
-/// restitution e < 1 (docs/physics.md §9.7), its held memory δ_m and whether it acts on the
-/// unloading branch. Loading, the memory follows δ and the loading law applies (memory_at()).
-struct NodeBranches {
-    std::vector<char> acting;
-    std::vector<char> unloading;
-    std::vector<ContactMemory> memory;  ///< held: as at the branch's start while loading
-    std::vector<double> banked;         ///< hysteresis loss of memories already cleared [J]
-
-    explicit NodeBranches(std::size_t links = 0)
-        : acting(links, 0), unloading(links, 0), memory(links), banked(links, 0.0) {}
-    /// The memory that selects link i's law: the held one while unloading or open, none while
-    /// loading (there δ_m is δ itself).
-    const ContactMemory& branch(std::size_t i) const {
-        static const ContactMemory none;
-        return acting[i] && !unloading[i] ? none : memory[i];
-    }
-};
 
 class JunctionNode {
 public:
@@ -93,35 +76,35 @@ public:
     struct Link {
         double force = 0, rate = 0;
     };
-    Link link(std::size_t i, const double* x, const NodeArrivals& a, const NodeBranches& b) const;
+    Link link(std::size_t i, const double* x, const NodeArrivals& a, const ContactBranches& b) const;
     /// Event function of a unilateral link: its continued force where acting, else the force it
     /// would carry switched on where it is compressed (δ > 0, or δ > δ_r with a memory), else δ
     /// (or δ - δ_r).
-    double event_value(std::size_t i, const double* x, const NodeArrivals& a, const NodeBranches& b) const;
+    double event_value(std::size_t i, const double* x, const NodeArrivals& a, const ContactBranches& b) const;
     /// A link with restitution e < 1 (§9.7): it has a memory and a second event.
     bool hysteretic(std::size_t i) const;
     /// The sense of link i's second event (+1: where second_value() rises past 0, -1: where it falls
     /// below 0, 0: none): loading, δ' (maximum compression); unloading, δ - δ_m (loading again);
     /// open with a memory, δ (separated: the memory is cleared).
-    int second_sense(std::size_t i, const NodeBranches& b) const;
-    double second_value(std::size_t i, const double* x, const NodeArrivals& a, const NodeBranches& b) const;
+    int second_sense(std::size_t i, const ContactBranches& b) const;
+    double second_value(std::size_t i, const double* x, const NodeArrivals& a, const ContactBranches& b) const;
     /// Link i's memory at state x: remembered up to δ while loading, else the held one.
-    ContactMemory memory_at(std::size_t i, const double* x, const NodeBranches& b) const;
+    ContactMemory memory_at(std::size_t i, const double* x, const ContactBranches& b) const;
     /// The hysteresis loss of every link up to state x [J] (§9.7: banked, plus (1 - e^2) of the
     /// energy stored up to each current memory).
-    double hysteresis(const double* x, const NodeBranches& b) const;
+    double hysteresis(const double* x, const ContactBranches& b) const;
     /// Whether link i acts at t = 0 (touching and not parting, or attached/bilateral).
     bool acts_initially(std::size_t i, const NodeArrivals& a) const;
-    void rhs(const double* x, double* dxdt, const NodeArrivals& a, const NodeBranches& b) const;
+    void rhs(const double* x, double* dxdt, const NodeArrivals& a, const ContactBranches& b) const;
     /// The waves the node emits for state x: beta into its left rod, alpha into its right rod.
-    NodeArrivals emitted(const double* x, const NodeArrivals& a, const NodeBranches& b) const;
+    NodeArrivals emitted(const double* x, const NodeArrivals& a, const ContactBranches& b) const;
     /// The elastic energy an open compliant contact at δ > 0 (a dashpot's, opened before δ reached
     /// 0, or above δ_r with a memory) releases while δ goes from `before` to `after` [J]: its
     /// contact_energy() falls while no force acts, which counts as dissipated (the dashpot relaxes
     /// the unloaded spring, §9.9).
-    double release_while_open(std::size_t i, double before, double after, const NodeBranches& b) const;
+    double release_while_open(std::size_t i, double before, double after, const ContactBranches& b) const;
     /// Energy stored in its compliant links and springs [J] (what unloading would give back).
-    double stored_energy(const double* x, const NodeBranches& b) const;
+    double stored_energy(const double* x, const ContactBranches& b) const;
 
 private:
     struct Sides {

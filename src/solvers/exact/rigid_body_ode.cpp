@@ -19,6 +19,7 @@
 // again at τ/100; the difference of the final velocities plus rounding is the bound reported for the
 // finer run (the finer run's own error is about 1/100 of it). If it misses the target, τ is divided by
 // 100 again, down to smallest_tolerance.
+#include "solvers/shared/contact_branches.hpp"
 #include "solvers/shared/rigid_bodies.hpp"
 
 #include <boost/numeric/odeint.hpp>
@@ -52,12 +53,8 @@ class BodyOde {
 public:
     explicit BodyOde(const RigidBodies& b)
         : b_(b), n_(b.bodies()), T_(std::isfinite(b.time_scale) ? b.time_scale : 1.0),
-          V_(b.velocity_scale > 0 ? b.velocity_scale : 1.0), M_(*std::max_element(b.mass.begin(), b.mass.end())) {
-        acting_.assign(n_ + 1, 0);
-        unloading_.assign(n_ + 1, 0);
-        memory_.assign(n_ + 1, ContactMemory{});
-        banked_.assign(n_ + 1, 0.0);
-    }
+          V_(b.velocity_scale > 0 ? b.velocity_scale : 1.0), M_(*std::max_element(b.mass.begin(), b.mass.end())),
+          br_(n_ + 1) {}
 
     std::size_t size() const { return 3 * n_ + 3; }
     double T() const { return T_; }
@@ -67,34 +64,25 @@ public:
     std::size_t i0() const { return 2 * n_ + 1; }         // index of Î_0
     std::size_t d0() const { return 3 * n_ + 2; }         // index of D̂
 
-    std::vector<char>& acting() { return acting_; }
-    std::vector<char>& unloading() { return unloading_; }
+    /// Each link's branch (contact_branches.hpp): acting, and with restitution its memory.
+    ContactBranches& branches() { return br_; }
+    std::vector<char>& acting() { return br_.acting; }
 
     /// A contact with restitution e < 1: it has a memory and a second event function.
     bool hysteretic(std::size_t k) const {
-        return b_.links[k].kind == BodyLink::Kind::contact && !b_.links[k].law.bilateral && b_.links[k].law.restitution < 1;
+        return b_.links[k].kind == BodyLink::Kind::contact && rodcollide::hysteretic(b_.links[k].law);
     }
-    /// The memory that selects link k's branch in the right-hand side: the held one while unloading
-    /// or open, none while loading (there δ_m follows δ: the loading law).
-    const ContactMemory& branch_memory(std::size_t k) const {
-        static const ContactMemory none;
-        return acting_[k] && !unloading_[k] ? none : memory_[k];
-    }
+    /// The memory that selects link k's branch in the right-hand side (the loading law while loading).
+    const ContactMemory& branch_memory(std::size_t k) const { return br_.branch(k); }
     /// Link k's memory at state x: remembered up to δ while loading.
     ContactMemory memory_at(const State& x, std::size_t k) const {
-        if (!hysteretic(k)) return {};
-        return acting_[k] && !unloading_[k] ? remember(b_.links[k].law, memory_[k], overlap(x, k)) : memory_[k];
-    }
-    /// Set link k's held memory; a memory cleared at separation banks its hysteresis loss.
-    void set_memory(std::size_t k, const ContactMemory& m) {
-        if (m.max_overlap < memory_[k].max_overlap) banked_[k] += hysteresis_loss(b_.links[k].law, memory_[k]);
-        memory_[k] = m;
+        return hysteretic(k) ? br_.memory_at(b_.links[k].law, k, overlap(x, k)) : ContactMemory{};
     }
     /// The hysteresis loss of every link up to state x [J].
     double hysteresis(const State& x) const {
         double loss = 0;
         for (std::size_t k = 0; k <= n_; ++k)
-            if (hysteretic(k)) loss += banked_[k] + hysteresis_loss(b_.links[k].law, memory_at(x, k));
+            if (hysteretic(k)) loss += br_.hysteresis(b_.links[k].law, k, overlap(x, k));
         return loss;
     }
 
@@ -102,18 +90,18 @@ public:
     double rate(const State& x, std::size_t k) const { return b_.overlap_rate(k, &x[v0()]) * V_; }
     /// F_k >= 0 compressive [N] in the current branch.
     double force(const State& x, std::size_t k) const {
-        if (!acting_[k]) return 0;
-        if (unloading_[k]) return continued_force(b_.links[k].law, overlap(x, k), rate(x, k), memory_[k]);
+        if (!br_.acting[k]) return 0;
+        if (br_.unloading[k]) return continued_force(b_.links[k].law, overlap(x, k), rate(x, k), br_.memory[k]);
         return continued_force(b_.links[k].law, overlap(x, k), rate(x, k));
     }
     /// Event function of link k: its sign says which branch the state is on (> 0: compressive).
     /// Acting: the force; not acting: the force it would carry if switched on where δ > 0, else δ.
     double event_value(const State& x, std::size_t k) const {
         const double d = overlap(x, k);
-        if (acting_[k]) return force(x, k);
-        if (memory_[k].max_overlap > 0) {  // remembers (e < 1): re-closes on the unloading branch at δ_r
-            const double dr = residual_overlap(b_.links[k].law, memory_[k]);
-            return d > dr ? continued_force(b_.links[k].law, d, rate(x, k), memory_[k]) : d - dr;
+        if (br_.acting[k]) return force(x, k);
+        if (br_.memory[k].max_overlap > 0) {  // remembers (e < 1): re-closes on the unloading branch at δ_r
+            const double dr = residual_overlap(b_.links[k].law, br_.memory[k]);
+            return d > dr ? continued_force(b_.links[k].law, d, rate(x, k), br_.memory[k]) : d - dr;
         }
         return d > 0 ? continued_force(b_.links[k].law, d, rate(x, k)) : d;
     }
@@ -121,15 +109,13 @@ public:
     /// -1: where it falls below 0, 0: none): loading, δ' (maximum compression); unloading, δ - δ_m
     /// (re-loading); open with a memory, δ (separated: the memory is cleared).
     int second_sense(std::size_t k) const {
-        if (!hysteretic(k)) return 0;
-        if (acting_[k]) return unloading_[k] ? +1 : -1;
-        return memory_[k].max_overlap > 0 ? -1 : 0;
+        return hysteretic(k) ? br_.second_sense(k) : 0;
     }
     double second_value(const State& x, std::size_t k) const {
         switch (second_sense(k)) {
             case 0: return 0;
-            case +1: return overlap(x, k) - memory_[k].max_overlap;
-            default: return acting_[k] ? rate(x, k) + max_compression_rate_ * V_ : overlap(x, k);
+            case +1: return overlap(x, k) - br_.memory[k].max_overlap;
+            default: return br_.acting[k] ? rate(x, k) + max_compression_rate_ * V_ : overlap(x, k);
         }
     }
     bool has_events(std::size_t k) const { return b_.links[k].kind == BodyLink::Kind::contact; }
@@ -141,9 +127,9 @@ public:
         for (std::size_t k = 0; k <= n_; ++k) {
             const double f = force(x, k);
             dxdt[i0() + k] = T_ * f / (M_ * V_);
-            if (!acting_[k]) {  // an open contact still compressed releases its elastic energy
+            if (!br_.acting[k]) {  // an open contact still compressed releases its elastic energy
                 if (b_.links[k].kind == BodyLink::Kind::contact)
-                    power += open_release_power(b_.links[k].law, overlap(x, k), rate(x, k), memory_[k]);
+                    power += open_release_power(b_.links[k].law, overlap(x, k), rate(x, k), br_.memory[k]);
                 continue;
             }
             if (k > 0) dxdt[v0() + k - 1] -= T_ * f / (b_.mass[k - 1] * V_);
@@ -166,10 +152,7 @@ private:
     /// rounding size whose sign means nothing, and would switch loading <-> unloading at every
     /// step. The price is nil: δ_m is then short of the peak by (1e-12 V)^2 / (2 |δ''|).
     static constexpr double max_compression_rate_ = 1e-12;
-    std::vector<char> acting_;
-    std::vector<char> unloading_;         ///< per link: acting on the memory's unloading branch
-    std::vector<ContactMemory> memory_;   ///< per link: held memory (loading: as at the branch's start)
-    std::vector<double> banked_;          ///< per link: hysteresis loss of memories already cleared [J]
+    ContactBranches br_;
 };
 
 struct RunResult {
@@ -237,7 +220,13 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
             const FreeRelease release = free_release(bodies, overlap, v.data(), &memory);
             if (release.delay > 0) {
                 const double delay = release.delay / T;
-                for (std::size_t k = 0; k <= n; ++k) x[k] += delay * bodies.overlap_rate(k, &x[ode.v0()]);
+                for (std::size_t k = 0; k <= n; ++k) {
+                    // A compressed contact has reached δ = 0 by the delay (its time to it is at most
+                    // that): not a rounding-sized δ > 0, which would leave contact energy behind.
+                    const bool compressed = x[k] > 0 && bodies.links[k].kind == BodyLink::Kind::contact;
+                    x[k] += delay * bodies.overlap_rate(k, &x[ode.v0()]);
+                    if (compressed) x[k] = std::min(x[k], 0.0);
+                }
                 x[ode.d0()] += release.energy / (ode.M() * V * V);
                 t_hat += delay;
             }
@@ -383,7 +372,7 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
             throw SolverLimitExceeded(fmt::format("the rigid-body chain needed more than max_events = {} contact events "
                                                   "by t = {:g} s (bounded work): raise [solver] max_events or set end_time",
                                                   max_events, t * T));
-        std::vector<char>& unloading = ode.unloading();
+        ContactBranches& branches = ode.branches();
         for (std::size_t k = 0; k <= n; ++k) {
             if (!ode.has_events(k)) continue;
             const ContactLaw& law = bodies.links[k].law;
@@ -397,22 +386,11 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
                     closed_since[k] = run.intervals[k].back().start, run.intervals[k].pop_back();
                 else
                     closed_since[k] = t * T;
-                if (ode.hysteretic(k)) {
-                    // Opening: the memory keeps the peak reached; closing: below δ_m it re-loads on
-                    // the unloading branch.
-                    if (acting[k]) ode.set_memory(k, ode.memory_at(x, k));
-                    unloading[k] = !acting[k] && d < ode.memory_at(x, k).max_overlap;
-                }
-                acting[k] = !acting[k];
+                // With a memory: opening keeps the peak reached; closing below δ_m re-loads on the
+                // unloading branch (contact_branches.hpp).
+                branches.switch_acting(law, k, d);
             } else if (second_crossed(k, second_prev[k], second_now[k])) {
-                if (!acting[k]) {
-                    ode.set_memory(k, {});  // separated: forgets (its loss stays counted)
-                } else if (!unloading[k]) {
-                    ode.set_memory(k, remember(law, ode.memory_at(x, k), d));  // maximum compression: δ_m = δ
-                    unloading[k] = 1;
-                } else {
-                    unloading[k] = 0;  // past δ_m: loading again
-                }
+                branches.second_event(law, k, d);
             }
         }
         if (event_forces) record_forces(x, t);
