@@ -164,7 +164,8 @@ BENCHMARK(BM_RigidBodies_HertzBalls_Verlet)->Unit(benchmark::kMillisecond);
 
 /// Issue 24's targets: 10 balls settled to 1e-9 (of V) in under 5 ms, 1000 balls in under 2 s. The
 /// exact solver at accuracy 1e-9, to settling (its bound comes from a second run at 1e-11, included).
-/// bench/ball_chain_dop853.py puts scipy's DOP853 beside it. 1000 balls take minutes: one iteration.
+/// bench/ball_chain_dop853.py puts scipy's DOP853 beside it. 1000 balls take about a second (the
+/// active set, docs/physics.md §9.9): one iteration each, repetitions for the median.
 void BM_RigidBodies_HertzChain(benchmark::State& state) {
     const Chain chain = hertz_balls(static_cast<int>(state.range(0)));
     SolverOptions o;

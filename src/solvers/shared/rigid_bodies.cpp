@@ -94,25 +94,28 @@ const ContactMemory& memory_of(const std::vector<ContactMemory>* memory, std::si
 }
 }  // namespace
 
+bool rigid_body_link_settled(const RigidBodies& bodies, std::size_t k, double overlap, bool acting, double rate,
+                             double t, const ContactMemory& memory) {
+    if (bodies.links[k].kind == BodyLink::Kind::free) return true;
+    if (bodies.links[k].kind == BodyLink::Kind::attached) return false;
+    const double velocity_tolerance = 1e-10 * bodies.velocity_scale;  // contact_tolerances()'s
+    // Acting at a rounding-sized force, at a rounding-sized relative velocity: the pair moves as
+    // one for ever. (Separating faster, it opens at its own event.)
+    if (acting && (std::abs(continued_force(bodies.links[k].law, overlap, rate, memory)) > bodies.force_tolerance ||
+                   std::abs(rate) > velocity_tolerance))
+        return false;
+    // A rigid body does not vibrate: no excursion, so only the gap and the mean velocities count.
+    const double gap = std::max(0.0, -overlap);
+    return std::isfinite(contact_release_time(t, gap, -rate, 0.0, 0.0, velocity_tolerance));
+}
+
 bool rigid_bodies_settled(const RigidBodies& bodies, const std::vector<double>& overlap,
                           const std::vector<char>& acting, const double* velocity, double t,
                           const std::vector<ContactMemory>* memory) {
-    if (bodies.has_attached_end()) return false;
-    const double velocity_tolerance = 1e-10 * bodies.velocity_scale;  // contact_tolerances()'s
-    for (std::size_t k = 0; k < bodies.links.size(); ++k) {
-        if (bodies.links[k].kind != BodyLink::Kind::contact) continue;
-        const double rate = bodies.overlap_rate(k, velocity);
-        // Acting at a rounding-sized force, at a rounding-sized relative velocity: the pair moves as
-        // one for ever. (Separating faster, it opens at its own event.)
-        if (acting[k] && (std::abs(continued_force(bodies.links[k].law, overlap[k], rate, memory_of(memory, k))) >
-                              bodies.force_tolerance ||
-                          std::abs(rate) > velocity_tolerance))
+    for (std::size_t k = 0; k < bodies.links.size(); ++k)
+        if (!rigid_body_link_settled(bodies, k, overlap[k], acting[k], bodies.overlap_rate(k, velocity), t,
+                                     memory_of(memory, k)))
             return false;
-        // A rigid body does not vibrate: no excursion, so only the gap and the mean velocities count.
-        const double gap = std::max(0.0, -overlap[k]);
-        if (!std::isfinite(contact_release_time(t, gap, -bodies.overlap_rate(k, velocity), 0.0, 0.0, velocity_tolerance)))
-            return false;
-    }
     return true;
 }
 

@@ -78,6 +78,12 @@ bool rigid_bodies_settled(const RigidBodies& bodies, const std::vector<double>& 
                           const std::vector<char>& acting, const double* velocity, double t,
                           const std::vector<ContactMemory>* memory = nullptr);
 
+/// The same test for link k alone, given its overlap, whether it acts, its overlap rate and its
+/// memory (the settling of a chain is that of every link; the exact solver tests only the links of
+/// its active set, the others being quiet by construction).
+bool rigid_body_link_settled(const RigidBodies& bodies, std::size_t k, double overlap, bool acting, double rate,
+                             double t, const ContactMemory& memory);
+
 /// The elastic energy an open contact releases per unit time while its overlap is still > 0 (its
 /// force clamped at 0: a dashpot's contact that opened before δ reached 0) [W]: -k δ^p δ', which
 /// the solvers count as dissipated, so that contact_energy() (k δ^(p+1)/(p+1) for δ > 0, acting or
