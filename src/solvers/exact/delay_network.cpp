@@ -268,17 +268,13 @@ private:
                     g_prev[i] = node.links()[i].unilateral() ? node.event_value(i, n.x.data(), a0, n.branches) : 0;
                     g2_prev[i] = node.second_value(i, n.x.data(), a0, n.branches);
                 }
-                // On the other side of 0 now, and either it was not before or it is moving further in
-                // (a switch restarted a rounding-sized distance on the wrong side must still be caught).
-                const auto crosses = [](int sense, double before, double now) {
-                    return sense < 0 ? now < 0 && (before >= 0 || now < before) : now > 0 && (before <= 0 || now > before);
-                };
+                // (branch_crossed(), contact_branches.hpp)
                 const auto crossed = [&](std::size_t i, double before, double now) {
-                    return node.links()[i].unilateral() && crosses(n.branches.acting[i] ? -1 : +1, before, now);
+                    return node.links()[i].unilateral() && branch_crossed(n.branches.acting[i] ? -1 : +1, before, now);
                 };
                 const auto second_crossed = [&](std::size_t i, double before, double now) {
                     const int sense = node.second_sense(i, n.branches);
-                    return sense != 0 && crosses(sense, before, now);
+                    return sense != 0 && branch_crossed(sense, before, now);
                 };
                 const auto any_crossed = [&](double tt, const State& at) {
                     const NodeArrivals ar = arrive(tt);
@@ -489,6 +485,16 @@ private:
     /// The settling rule of docs/physics.md §2.4 at T (energy_excursion_bound() for the rods), or +inf.
     double settle_time(double T) const {
         constexpr double inf = std::numeric_limits<double>::infinity();
+        // What the junctions alone refuse, first: the rods' states below integrate their whole
+        // histories, which costs the pieces a rod holds at every window (an attached end never
+        // settles; a contact acting or compressed is waited for).
+        for (const NodeRun& n : nodes_)
+            for (std::size_t i = 0; i < n.node.links().size(); ++i) {
+                const NodeLink& l = n.node.links()[i];
+                if (l.kind == NodeLink::Kind::attached) return inf;
+                if (l.unilateral() && (n.branches.acting[i] || (l.kind == NodeLink::Kind::compliant && n.x[i] > 0)))
+                    return inf;
+            }
         std::vector<double> mean(chain_.size(), 0.0), excursion(chain_.size(), 0.0);
         for (std::size_t i = 0; i < chain_.size(); ++i) {
             if (chain_[i].is_mass()) continue;

@@ -185,15 +185,11 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
                                                "end_time",
                                                max_steps, at * T));
     };
-    // On the other branch now, and either it was not before or it is moving further in (a switch
-    // restarted a rounding-sized distance on the wrong side must still be caught).
-    auto crosses = [](int sense, double before, double now) {
-        return sense < 0 ? now < 0 && (before >= 0 || now < before) : now > 0 && (before <= 0 || now > before);
-    };
-    auto crossed = [&](std::size_t k, double before, double now) { return crosses(acting[k] ? -1 : +1, before, now); };
+    // (branch_crossed(), contact_branches.hpp)
+    auto crossed = [&](std::size_t k, double before, double now) { return branch_crossed(acting[k] ? -1 : +1, before, now); };
     auto second_crossed = [&](std::size_t k, double before, double now) {
         const int sense = ode.second_sense(k);
-        return sense != 0 && crosses(sense, before, now);
+        return sense != 0 && branch_crossed(sense, before, now);
     };
     auto first_at = [&](const State& at, std::size_t k) {
         return ode.has_events(k) ? ode.event_value(k, ode.overlap(at, k), ode.rate(at, k)) : 0.0;

@@ -76,12 +76,19 @@ WavePiece fit_piece(double t0, double t1, const std::array<double, 5>& v, bool j
 }
 
 std::size_t WaveHistory::find(double t, bool left_limit) const {
-    // The first piece with t1 > t (or >= t for the left limit).
+    // The first piece with t1 > t (or >= t for the left limit): the pieces' ends increase, so this
+    // predicate is false up to one piece and true from it on. The last answer or the next one first
+    // (the same answer as the search below, found without it).
+    const auto ends_after = [&](const WavePiece& p) { return left_limit ? p.t1 >= t : p.t1 > t; };
+    for (std::size_t k = hint_; k < pieces_.size() && k <= hint_ + 1; ++k)
+        if (ends_after(pieces_[k]) && (k == 0 || !ends_after(pieces_[k - 1]))) return hint_ = k;
     const auto it = left_limit ? std::lower_bound(pieces_.begin(), pieces_.end(), t,
                                                   [](const WavePiece& p, double s) { return p.t1 < s; })
                                : std::upper_bound(pieces_.begin(), pieces_.end(), t,
                                                   [](double s, const WavePiece& p) { return s < p.t1; });
-    return static_cast<std::size_t>(it - pieces_.begin());
+    const auto k = static_cast<std::size_t>(it - pieces_.begin());
+    if (k < pieces_.size()) hint_ = k;
+    return k;
 }
 
 double WaveHistory::at(double t, bool left_limit) const {
@@ -118,7 +125,10 @@ void WaveHistory::jumps(double a, double b, std::vector<double>& out) const {
 }
 
 void WaveHistory::forget_before(double t) {
-    while (!pieces_.empty() && pieces_.front().t1 < t) pieces_.pop_front();
+    while (!pieces_.empty() && pieces_.front().t1 < t) {
+        pieces_.pop_front();
+        if (hint_ > 0) --hint_;
+    }
 }
 
 double WaveHistory::deviation(double a, double b, double value) const {

@@ -54,6 +54,10 @@ private:
     double before_;
     double delay_;
     std::deque<WavePiece> pieces_;
+    /// The piece find() returned last: a node reads its arrivals at times that advance a little at
+    /// a time, so the answer is mostly that piece or the next (one solve reads a history from one
+    /// thread; the hint changes no answer).
+    mutable std::size_t hint_ = 0;
 };
 
 /// Fits the degree-4 polynomial through values at the five Chebyshev-Lobatto points of [t0, t1]

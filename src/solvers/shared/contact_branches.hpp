@@ -12,6 +12,14 @@
 
 namespace rodcollide {
 
+/// Whether an event function has crossed to the other branch between two looks: `sense` < 0 for
+/// one that falls below 0 (an acting contact's force: it opens), > 0 for one that rises past 0. On
+/// the other side now, and either it was not before or it is moving further in: a switch restarted
+/// a rounding-sized distance on the wrong side must still be caught.
+inline bool branch_crossed(int sense, double before, double now) {
+    return sense < 0 ? now < 0 && (before >= 0 || now < before) : now > 0 && (before <= 0 || now > before);
+}
+
 /// A contact law with a memory: unilateral with restitution e < 1.
 inline bool hysteretic(const ContactLaw& law) { return !law.bilateral && law.restitution < 1; }
 
