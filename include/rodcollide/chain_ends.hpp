@@ -131,9 +131,9 @@ void shape_points(const LoadShape& shape, std::vector<double>& time, std::vector
 void require_free_ends(const ChainEnds& ends, std::string_view what);
 
 /// The one line with which what cannot carry issue 23's compliant parts next to rods refuses a
-/// chain that has them (Chain::compliant()): the exact solver for now (it carries a chain of rigid
-/// bodies alone, docs/physics.md §9.9), and the analyses built on it or on rigid laws. It names
-/// what is refused and the method to use. `what` names the refuser.
+/// chain that has them (Chain::compliant()): the front tracker, and the analyses built on it or on
+/// rigid laws. It names what is refused and what does carry it (run, by either method).
+/// `what` names the refuser.
 std::string compliant_refusal(std::string_view what);
 
 /// The one line with which the exact solver refuses the wave field, characteristics diagram and

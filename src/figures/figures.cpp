@@ -8,6 +8,7 @@
 #include "rodcollide/solve.hpp"
 #include "sampling/wave_field_samples.hpp"
 #include "solvers/exact/characteristics.hpp"
+#include "solvers/shared/rigid_bodies.hpp"
 #include "solvers/solve_with_wave_field.hpp"
 
 #include <fmt/format.h>
@@ -84,6 +85,19 @@ FigureSource solve_figure(const Chain& chain, const SolverOptions& options, cons
         return source;
     }
     if (!accepts_finite_difference(request.kind)) {
+        // These kinds draw the front tracker's piecewise-constant waves. A chain with no rod has no
+        // waves; one with compliant junctions has smooth ones, which the exact solver's delay
+        // network carries for the outcome alone (docs/physics.md §9.10).
+        if (rigid_bodies_only(chain))
+            throw UnsupportedMethod("a chain of rigid bodies only (no rod) has no wave field, diagram or gauge signals: "
+                                    "its outcome and contact forces come from run alone (run --contact-forces FILE.csv)");
+        if (chain.compliant())
+            throw UnsupportedMethod(fmt::format(
+                "--kind {} is drawn from the front tracker's piecewise-constant waves; with compliant contacts "
+                "or walls, masses, balls or spring/dashpot ends the waves are smooth, and the exact solver "
+                "gives their outcome alone (docs/physics.md §9.10): draw --kind velocity, force or gauges with "
+                "--method finite-difference",
+                to_string(request.kind)));
         SolverOptions exact = recording(chain, options, t_end);
         exact.method = Method::characteristics;
         exact.keep_history = true;

@@ -86,3 +86,37 @@ TEST_CASE("figure source: velocity and force samples span exactly [0, t_end]", "
     CHECK(fd.solved->field->t.back() <= fd.t_end * (1 + 1e-12));
     CHECK(fd.solved->field->t.size() <= figure_field_times);
 }
+
+TEST_CASE("figure source: the front tracker's kinds refuse chains without fronts, naming what can be drawn",
+          "[figures][errors]") {
+    // A chain of balls alone has no rods, so no waves; rods with a cushion have smooth waves, which
+    // the front tracker does not draw. Each refusal names what does work, never a method that
+    // would be refused in turn.
+    Rod cushioned = make_rod(0.7, 0);
+    cushioned.contact_stiffness = 10;
+    const Chain compliant({make_rod(1, 1), cushioned});
+    const Chain balls({testing::make_ball(0.01, 1), testing::make_ball(0.01, 0)});
+    for (FigureKind kind : {FigureKind::characteristics, FigureKind::displacement}) {
+        INFO(to_string(kind));
+        try {
+            (void)solve_figure(compliant, {}, request(kind));
+            FAIL("a compliant chain was drawn from fronts");
+        } catch (const UnsupportedMethod& e) {
+            CHECK_THAT(std::string(e.what()), Catch::Contains("--kind " + to_string(kind)) &&
+                                                  Catch::Contains("the waves are smooth") &&
+                                                  Catch::Contains("--kind velocity, force or gauges with --method "
+                                                                  "finite-difference"));
+        }
+        try {
+            (void)solve_figure(balls, {}, request(kind));
+            FAIL("a chain of balls was drawn from fronts");
+        } catch (const UnsupportedMethod& e) {
+            CHECK_THAT(std::string(e.what()), Catch::Contains("no wave field") && Catch::Contains("run --contact-forces"));
+        }
+    }
+    // What the message advises does draw: the velocity field by finite differences.
+    SolverOptions grid;
+    grid.method = Method::finite_difference;
+    grid.cells = 40;
+    CHECK(solve_figure(compliant, grid, request(FigureKind::velocity)).solved->field);
+}

@@ -488,9 +488,10 @@ CharacteristicsSolution solve_to_accuracy(const Chain& chain, const SolverOption
 }  // namespace
 
 CharacteristicsSolution solve_characteristics(const Chain& chain, const SolverOptions& options) {
-    // Issue 23's junction ODEs are not carried through the front tracker yet: refuse up front,
-    // never a wrong answer.
-    if (chain.compliant()) throw InvalidInput("solver.method", compliant_refusal("the exact (characteristics) solver"));
+    // Issue 23's junction ODEs are carried by the delay network (solve()), not by the front tracker:
+    // refuse up front, never a wrong answer.
+    if (chain.compliant())
+        throw InvalidInput("solver.method", compliant_refusal("the exact solver's front tracker (piecewise-constant waves)"));
     CharacteristicsSolution s = [&] {
         if (!options.time_resolution) return solve_to_accuracy(chain, options);
         SecondRun second;
