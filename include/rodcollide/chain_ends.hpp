@@ -136,6 +136,10 @@ void require_free_ends(const ChainEnds& ends, std::string_view what);
 /// `what` names the refuser.
 std::string compliant_refusal(std::string_view what);
 
+/// The one line with which a wave field, diagram or gauge signal is refused for a chain of rigid
+/// bodies alone (no rod, no waves; docs/physics.md §9.9).
+std::string rigid_bodies_field_refusal();
+
 /// The one line with which the exact solver refuses the wave field, characteristics diagram and
 /// gauge signals of a chain with rods and compliant parts: its delay network gives the outcome
 /// only (docs/physics.md §9.10). `what` names the refuser.

@@ -89,8 +89,7 @@ FigureSource solve_figure(const Chain& chain, const SolverOptions& options, cons
         // waves; one with compliant junctions has smooth ones, which the exact solver's delay
         // network carries for the outcome alone (docs/physics.md §9.10).
         if (rigid_bodies_only(chain))
-            throw UnsupportedMethod("a chain of rigid bodies only (no rod) has no wave field, diagram or gauge signals: "
-                                    "its outcome and contact forces come from run alone (run --contact-forces FILE.csv)");
+            throw UnsupportedMethod(rigid_bodies_field_refusal());
         if (chain.compliant())
             throw UnsupportedMethod(fmt::format(
                 "--kind {} is drawn from the front tracker's piecewise-constant waves; with compliant contacts "

@@ -143,6 +143,11 @@ std::string compliant_refusal(std::string_view what) {
                        what);
 }
 
+std::string rigid_bodies_field_refusal() {
+    return "a chain of rigid bodies only (no rod) has no wave field, diagram or gauge signals: its outcome and "
+           "contact forces come from run alone (run --contact-forces FILE.csv)";
+}
+
 std::string compliant_field_refusal(std::string_view what) {
     return fmt::format("{} does not yet give the wave field, characteristics diagram or gauge signals of a chain "
                        "with rods and compliant contacts or walls, masses, balls or spring/dashpot ends (its delay "

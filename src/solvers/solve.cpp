@@ -22,8 +22,7 @@ void refuse_unsupported(const Chain& chain, const SolverOptions& options, Method
     // A chain of rigid bodies alone is an ODE system: solve() runs it (either method); it has no
     // rods, so no wave field, diagram or gauge signals.
     if (rigid_bodies_only(chain))
-        throw UnsupportedMethod("a chain of rigid bodies only (no rod) has no wave field, diagram or gauge signals: "
-                                "its outcome and contact forces come from run (solve()) alone");
+        throw UnsupportedMethod(rigid_bodies_field_refusal());
     if (method == Method::characteristics && chain.compliant())
         throw UnsupportedMethod("solver.method: " + compliant_field_refusal("the exact (characteristics) solver"));
     if (method == Method::finite_difference)

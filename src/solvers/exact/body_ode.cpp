@@ -26,7 +26,7 @@ bool BodyOde::quiet(const BodyState& x, std::size_t k) const {
     // Acting at a force below both the parked threshold and the settling rule's rounding-sized force,
     // at a rounding-sized rate (rigid_body_link_settled()): touching bodies at rest ahead of the
     // wave, or moving as one behind it at the integration's noise.
-    const double force = continued_force(b_.links[k].law, d * V_ * T_, r * V_, br_.branch(k));
+    const double force = acting_force(k, d * V_ * T_, r * V_);
     return std::abs(force) <= std::min(quiet_fraction * threshold_[k], b_.force_tolerance) && std::abs(r) <= 1e-10;
 }
 
@@ -78,18 +78,18 @@ void BodyOde::expand(const BodyState& y, double t_hat, BodyState& x) const {
     x[d0()] = y.back();
 }
 
-double BodyOde::force(std::size_t k, double d, double r) const {
-    if (!br_.acting[k] || parked_[k]) return 0;
+double BodyOde::acting_force(std::size_t k, double d, double r) const {
     if (br_.unloading[k]) return continued_force(b_.links[k].law, d, r, br_.memory[k]);
     return continued_force(b_.links[k].law, d, r);
 }
 
+double BodyOde::force(std::size_t k, double d, double r) const {
+    return br_.acting[k] && !parked_[k] ? acting_force(k, d, r) : 0.0;
+}
+
 double BodyOde::event_value(std::size_t k, double d, double r) const {
     const ContactLaw& law = b_.links[k].law;
-    if (br_.acting[k]) {
-        if (br_.unloading[k]) return continued_force(law, d, r, br_.memory[k]);
-        return continued_force(law, d, r);
-    }
+    if (br_.acting[k]) return acting_force(k, d, r);
     if (br_.memory[k].max_overlap > 0) {  // remembers (e < 1): re-closes on the unloading branch at δ_r
         const double dr = residual_overlap(law, br_.memory[k]);
         return d > dr ? continued_force(law, d, r, br_.memory[k]) : d - dr;

@@ -129,6 +129,8 @@ private:
         return bslot_[i] != none ? y[bslot_[i]] : base_[v0() + i];
     }
     bool quiet(const BodyState& x, std::size_t k) const;
+    /// The force link k carries while acting, on its branch (continued past its zero), parked or not.
+    double acting_force(std::size_t k, double d, double r) const;
 
     const RigidBodies& b_;
     std::size_t n_;

@@ -487,7 +487,8 @@ private:
         constexpr double inf = std::numeric_limits<double>::infinity();
         // What the junctions alone refuse, first: the rods' states below integrate their whole
         // histories, which costs the pieces a rod holds at every window (an attached end never
-        // settles; a contact acting or compressed is waited for).
+        // settles; a contact acting or compressed is waited for: with a memory, an open contact at
+        // 0 < δ <= δ_r carries no force, but it forgets only below δ = 0, where it could close again).
         for (const NodeRun& n : nodes_)
             for (std::size_t i = 0; i < n.node.links().size(); ++i) {
                 const NodeLink& l = n.node.links()[i];
@@ -515,12 +516,8 @@ private:
             const JunctionNode& node = n.node;
             for (std::size_t k = 0; k < node.masses(); ++k) mean[node.bodies()[k]] = n.x[node.u0() + k];
             for (std::size_t i = 0; i < node.links().size(); ++i) {
-                const NodeLink& l = node.links()[i];
-                if (l.kind == NodeLink::Kind::attached) return inf;
-                if (!l.unilateral()) continue;
-                // (With a memory, an open contact at 0 < δ <= δ_r carries no force, but it forgets only
-                // below δ = 0, where it could close again: waited for too.)
-                if (n.branches.acting[i] || (l.kind == NodeLink::Kind::compliant && n.x[i] > 0)) return inf;
+                // (Attached, acting and compressed links were refused above.)
+                if (!node.links()[i].unilateral()) continue;
                 const auto side = [&](bool left_side, double& v, double& d) {
                     v = 0, d = 0;
                     std::ptrdiff_t body = -1;

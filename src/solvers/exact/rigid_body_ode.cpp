@@ -105,14 +105,20 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
     if (!sample_times.empty() && sample_times.front() == 0) ++next_sample;
     record_forces(x, 0);
 
+    // The full state's overlaps [m] and velocities [m/s], as the shared settling rules take them.
+    auto physical = [&](std::vector<double>& overlap, std::vector<double>& v) {
+        overlap.resize(n + 1);
+        v.resize(n);
+        for (std::size_t k = 0; k <= n; ++k) overlap[k] = ode.full_overlap(x, k);
+        for (std::size_t i = 0; i < n; ++i) v[i] = x[ode.v0() + i] * V;
+    };
     auto finish = [&](double t_hat, bool settled, bool at_horizon) {
         std::vector<ContactMemory> memory(n + 1);
         for (std::size_t k = 0; k <= n; ++k) memory[k] = ode.memory_at(k, ode.full_overlap(x, k));
         if (settled) {
             // Open contacts still at δ > 0 relax freely to 0 (no force acts: the bodies fly on).
-            std::vector<double> overlap(n + 1), v(n);
-            for (std::size_t k = 0; k <= n; ++k) overlap[k] = ode.full_overlap(x, k);
-            for (std::size_t i = 0; i < n; ++i) v[i] = x[ode.v0() + i] * V;
+            std::vector<double> overlap, v;
+            physical(overlap, v);
             const FreeRelease release = free_release(bodies, overlap, v.data(), &memory);
             if (release.delay > 0) {
                 const double delay = release.delay / T;
@@ -160,9 +166,8 @@ RunResult integrate(const RigidBodies& bodies, const SolverOptions& options, dou
         return true;
     };
     auto settled_everywhere = [&](double t_hat) {
-        std::vector<double> overlap(n + 1), v(n);
-        for (std::size_t k = 0; k <= n; ++k) overlap[k] = ode.full_overlap(x, k);
-        for (std::size_t i = 0; i < n; ++i) v[i] = x[ode.v0() + i] * V;
+        std::vector<double> overlap, v;
+        physical(overlap, v);
         std::vector<ContactMemory> memory(n + 1);
         for (std::size_t k = 0; k <= n; ++k) memory[k] = ode.branch_memory(k);
         return rigid_bodies_settled(bodies, overlap, acting, v.data(), t_hat * T, &memory);
