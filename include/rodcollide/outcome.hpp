@@ -145,7 +145,9 @@ enum class AccuracyStatus {
     chaotic,              ///< rounding alone (or a rerun that never settles) moves the outcome beyond it
     event_budget,         ///< refining stopped at max_events
     work_budget,          ///< finite differences: the grid that would meet it exceeds the work limit;
-                          ///< characteristics: a run to end_time merged at the resolution its work budget allows
+                          ///< characteristics: a run to end_time merged at the resolution its work budget allows;
+                          ///< balls, masses and compliant junctions: the smallest step tolerance reached, or a
+                          ///< finer run exceeded max_work
     resolution_set,       ///< time_resolution or cells set by hand, and the estimate misses it
     no_estimate,          ///< no estimate could be made (its second run stopped): see the warnings
 };

@@ -103,6 +103,7 @@ std::string ensemble_fingerprint(const Chain& chain, const SolverOptions& s, con
     // them at their defaults stay what they were.
     if (s.max_work != default_max_work) fmt::format_to(out, "max_work {}\n", s.max_work);
     if (!s.reflect_ahead) fmt::format_to(out, "reflect_ahead 0\n");
+    if (!s.settle_by_period) fmt::format_to(out, "settle_by_period 0\n");
     for (const Perturbation& p : spec.perturb) {
         fmt::format_to(out, "perturb {} {} {:a} {} {}", p.key, p.relative, p.spread, static_cast<int>(p.distribution),
                        p.shared);

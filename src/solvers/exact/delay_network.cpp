@@ -7,6 +7,7 @@
 #include "solvers/shared/outcome_builder.hpp"
 #include "solvers/shared/rigid_bodies.hpp"
 #include "solvers/shared/settling.hpp"
+#include "solvers/shared/tolerance_refinement.hpp"
 
 #include <boost/numeric/odeint.hpp>
 #include <fmt/format.h>
@@ -497,6 +498,7 @@ private:
                     return inf;
             }
         std::vector<double> mean(chain_.size(), 0.0), excursion(chain_.size(), 0.0);
+        std::vector<double> periods;  // of the rods' free motions (masses fly uniformly)
         for (std::size_t i = 0; i < chain_.size(); ++i) {
             if (chain_[i].is_mass()) continue;
             const RodWaves& r = rods_[i];
@@ -510,8 +512,9 @@ private:
             const double energy = s.vibration_energy + 0.5 * s.momentum * s.momentum / r.mass;
             mean[i] = r.fixed ? 0.0 : s.momentum / r.mass;
             excursion[i] = energy_excursion_bound(r.length, r.fixed ? energy : s.vibration_energy, r.axial);
+            periods.push_back((r.fixed ? 4 : 2) * r.tau);  // a held end reflects inverted: 4T
         }
-        double settle = T;
+        double settle = T;  // by the energy bound (+inf once a contact's bound proves nothing)
         for (const NodeRun& n : nodes_) {
             const JunctionNode& node = n.node;
             for (std::size_t k = 0; k < node.masses(); ++k) mean[node.bodies()[k]] = n.x[node.u0() + k];
@@ -530,12 +533,16 @@ private:
                 double vl, dl, vr, dr;
                 side(true, vl, dl);
                 side(false, vr, dr);
-                const double release = contact_release_time(T, std::max(0.0, -n.x[i]), vr - vl, dl + dr, tolerances_.gap,
-                                                            tolerances_.velocity);
-                if (!std::isfinite(release)) return inf;
-                settle = std::max(settle, release);
+                if (vr - vl < -tolerances_.velocity) return inf;  // the means approach: a contact is certain
+                settle = std::max(settle, contact_release_time(T, std::max(0.0, -n.x[i]), vr - vl, dl + dr,
+                                                               tolerances_.gap, tolerances_.velocity));
             }
         }
+        // Every pair separates or keeps its distance, and with commensurate periods every gap is its
+        // mean growth plus a motion of the common period P: a period watched without a closing
+        // proves there is none after it (docs/physics.md §6.9). run() resets the release at a closing.
+        if (!options_.settle_by_period) return settle;
+        if (const std::optional<double> period = common_period(periods)) settle = std::min(settle, T + *period);
         return settle;
     }
 
@@ -608,27 +615,13 @@ Outcome solve_delay_network(const Chain& chain, const SolverOptions& options) {
     check_rigid_bodies_options(chain, options);  // an attached end never settles: end_time is needed
     const double V = chain.velocity_scale();
     const double target = options.accuracy.value_or(default_rigid_body_accuracy);
-    const auto difference = [](const Run& a, const Run& b) {
-        double d = 0;
-        for (std::size_t i = 0; i < a.velocity.size(); ++i) d = std::max(d, std::abs(a.velocity[i] - b.velocity[i]));
-        return d;
+    const auto bound_of = [&](const Run& a, const Run& b) {
+        return pair_bound(a.velocity, b.velocity, a.settled, b.settled, b.steps, V);
     };
-    double tol = std::max(target, smallest_tolerance);
-    Run coarse = Network(chain, options, tol).run();
-    Run fine;
-    double bound = std::numeric_limits<double>::infinity();
-    for (;;) {
-        const double finer = std::max(tol / 100, smallest_tolerance);
-        fine = Network(chain, options, finer).run();
-        const double rounding = 10 * std::numeric_limits<double>::epsilon() * V * std::sqrt(static_cast<double>(fine.steps + 1));
-        bound = difference(coarse, fine) + rounding;
-        if (coarse.settled != fine.settled) bound = std::numeric_limits<double>::infinity();
-        const bool floor = finer <= smallest_tolerance;
-        tol = finer;
-        if (bound <= target * V || floor) break;
-        coarse = std::move(fine);
-    }
-    bound = std::max(bound, energy_defect_velocity_error(chain, fine, V));
+    RefinedRuns<Run> runs = refine_tolerance<Run>(
+        target, V, smallest_tolerance, [&](double tol) { return Network(chain, options, tol).run(); }, bound_of);
+    Run& fine = runs.fine;
+    const double bound = std::max(runs.bound, energy_defect_velocity_error(chain, fine, V));
     SolverReport report;
     report.method = Method::characteristics;
     report.end_time = fine.end_time;
@@ -641,26 +634,13 @@ Outcome solve_delay_network(const Chain& chain, const SolverOptions& options) {
     report.accuracy = V > 0 ? bound / V : 0.0;
     report.stats.events = fine.events;
     report.stats.steps = fine.steps;
-    report.stats.estimate_events = coarse.events;
+    report.stats.estimate_events = runs.coarse.events;
     report.left_end = fine.left_end;
     report.right_end = fine.right_end;
     report.force_samples = options.force_samples;
     report.attached_end_forces = fine.attached_forces;
-    AccuracyReport acc;
-    acc.target = target;
-    if (bound <= target * V) {
-        acc.status = AccuracyStatus::met;
-        acc.statement = fmt::format("{:.2g} V reached (delay network at step tolerance {:.0e}, bound from the run at 100x "
-                                    "the tolerance), within the {:.2g} V asked for",
-                                    V > 0 ? bound / V : 0.0, tol, target);
-    } else {
-        acc.status = AccuracyStatus::work_budget;
-        acc.statement = fmt::format("{:.2g} V reached at the smallest step tolerance {:.0e}; {:.2g} V asked for",
-                                    V > 0 ? bound / V : 0.0, tol, target);
-        report.warnings.push_back(fmt::format("delay network: velocity error bound {:.3g} m/s ({:.3g} of the velocity "
-                                              "scale) misses the target {:.0e}",
-                                              bound, V > 0 ? bound / V : 0.0, target));
-    }
+    AccuracyReport acc = refined_accuracy_report("delay network", "delay network", bound, V, target, runs.tol,
+                                                 runs.stopped, report.warnings);
     Outcome o = build_outcome(chain, *fine.contacts, std::move(report));
     o.accuracy_report = std::move(acc);
     return o;

@@ -24,6 +24,7 @@
 #include "solvers/exact/body_ode.hpp"
 #include "solvers/shared/contact_branches.hpp"
 #include "solvers/shared/rigid_bodies.hpp"
+#include "solvers/shared/tolerance_refinement.hpp"
 
 #include <boost/numeric/odeint.hpp>
 #include <fmt/format.h>
@@ -339,26 +340,12 @@ Outcome solve_rigid_bodies_exact(const Chain& chain, const SolverOptions& option
     const RigidBodies bodies(chain);
     const double V = bodies.velocity_scale;
     const double target = options.accuracy.value_or(default_rigid_body_accuracy);
-    auto difference = [&](const RigidBodiesRun& a, const RigidBodiesRun& b) {
-        double d = 0;
-        for (std::size_t i = 0; i < a.velocity.size(); ++i) d = std::max(d, std::abs(a.velocity[i] - b.velocity[i]));
-        return d;
+    const auto bound_of = [&](const RunResult& a, const RunResult& b) {
+        return pair_bound(a.run.velocity, b.run.velocity, a.run.settled, b.run.settled, b.steps, V);
     };
-    double tol = std::max(target, smallest_tolerance);
-    RunResult coarse = integrate(bodies, options, tol, {});
-    RunResult fine;
-    double bound = std::numeric_limits<double>::infinity();
-    for (;;) {
-        const double finer = tol / 100;
-        fine = integrate(bodies, options, std::max(finer, smallest_tolerance), {});
-        // Rounding: each step rounds the velocities by a few ulps of V, at random.
-        const double rounding = 10 * std::numeric_limits<double>::epsilon() * V * std::sqrt(static_cast<double>(fine.steps + 1));
-        bound = difference(coarse.run, fine.run) + rounding;
-        if (coarse.run.settled != fine.run.settled) bound = std::numeric_limits<double>::infinity();
-        tol = finer;
-        if (bound <= target * V || tol <= smallest_tolerance) break;
-        coarse = std::move(fine);
-    }
+    RefinedRuns<RunResult> runs = refine_tolerance<RunResult>(
+        target, V, smallest_tolerance, [&](double tol) { return integrate(bodies, options, tol, {}); }, bound_of);
+    RunResult& fine = runs.fine;
     if (options.force_samples) {
         // The same run again, now sampling its forces (deterministic: the same numbers): every
         // closing and opening, and equally spaced times for the rest of the `force_samples` points
@@ -366,31 +353,17 @@ Outcome solve_rigid_bodies_exact(const Chain& chain, const SolverOptions& option
         const std::size_t events = fine.events;
         const bool with_events = events + 2 <= options.force_samples;
         const std::size_t grid = with_events ? options.force_samples - events : options.force_samples;
-        fine = integrate(bodies, options, std::max(tol, smallest_tolerance), force_sample_times(fine.run.end_time, grid),
-                         with_events);
+        fine = integrate(bodies, options, runs.tol, force_sample_times(fine.run.end_time, grid), with_events);
     }
     RigidBodiesRun& run = fine.run;
-    bound = std::max(bound, energy_defect_error(bodies, run));
+    const double bound = std::max(runs.bound, energy_defect_error(bodies, run));
     run.method = Method::characteristics;
     run.velocity_error_bound = bound;
     run.stats.events = fine.events;
     run.stats.steps = fine.steps;
-    run.stats.estimate_events = coarse.events;
-    AccuracyReport& r = run.accuracy_report;
-    r.target = target;
-    if (bound <= target * V) {
-        r.status = AccuracyStatus::met;
-        r.statement = fmt::format("{:.2g} V reached (ODE at step tolerance {:.0e}, bound from the run at 100x the "
-                                  "tolerance), within the {:.2g} V asked for",
-                                  V > 0 ? bound / V : 0.0, std::max(tol, smallest_tolerance), target);
-    } else {
-        r.status = AccuracyStatus::work_budget;
-        r.statement = fmt::format("{:.2g} V reached at the smallest step tolerance {:.0e}; {:.2g} V asked for",
-                                  V > 0 ? bound / V : 0.0, smallest_tolerance, target);
-        run.warnings.push_back(fmt::format("rigid bodies: velocity error bound {:.3g} m/s ({:.3g} of the velocity "
-                                           "scale) misses the target {:.0e}",
-                                           bound, V > 0 ? bound / V : 0.0, target));
-    }
+    run.stats.estimate_events = runs.coarse.events;
+    run.accuracy_report =
+        refined_accuracy_report("ODE", "rigid bodies", bound, V, target, runs.tol, runs.stopped, run.warnings);
     return rigid_bodies_outcome(chain, bodies, std::move(run), options.force_samples);
 }
 

@@ -67,6 +67,20 @@ double energy_excursion_bound(double length, double energy, double smallest_axia
     return 2 * std::sqrt(2 * length * std::max(0.0, energy) / smallest_axial_stiffness);
 }
 
+std::optional<double> common_period(const std::vector<double>& periods, int max_multiple) {
+    if (periods.empty()) return std::nullopt;
+    const double longest = *std::max_element(periods.begin(), periods.end());
+    for (int k = 1; k <= max_multiple; ++k) {
+        const double candidate = k * longest;
+        const bool whole = std::all_of(periods.begin(), periods.end(), [&](double p) {
+            const double ratio = candidate / p;
+            return std::abs(ratio - std::round(ratio)) <= 1e-12 * ratio;
+        });
+        if (whole) return candidate;
+    }
+    return std::nullopt;
+}
+
 namespace {
 
 EndExcursions excursions_of(const FreeRodMotion& rod) {

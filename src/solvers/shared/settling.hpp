@@ -75,6 +75,13 @@ struct WallGaps {
 /// about the mean motion from now on is at most twice that [m].
 double energy_excursion_bound(double length, double energy, double smallest_axial_stiffness);
 
+/// The shortest common period of motions with the given periods [s] (each > 0), if one is at most
+/// `max_multiple` times the longest; nullopt otherwise (incommensurate, or no periods at all). A
+/// ratio within 1e-12 of a whole number counts as whole: over one common period such a mismatch
+/// shifts an end by less than 1e-12 of its velocity deviation times the period, far below the
+/// settling rule's velocity tolerance of 1e-10 V (docs/physics.md §6.9).
+std::optional<double> common_period(const std::vector<double>& periods, int max_multiple = 16);
+
 /// With no contact carrying force at t0: the earliest time >= t0 from which no contact of the
 /// chain can happen again (+infinity if that cannot be proven yet). gaps[k] is the gap of the
 /// contact between rods k and k+1 at t0 [m] (0 when touching).

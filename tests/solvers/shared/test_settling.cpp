@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <limits>
 
 using namespace rodcollide;
@@ -51,4 +52,17 @@ TEST_CASE("settling watch: one bound per force-free epoch, void while a contact 
     w.force_free([&] { ++bounds; return 9.0; });  // a new epoch
     CHECK(bounds == 2);
     CHECK(w.settle_time() == 9.0);
+}
+
+TEST_CASE("common period: equal, whole ratios, incommensurate, beyond the multiple", "[settling]") {
+    CHECK(common_period({2.0, 2.0, 2.0}) == 2.0);
+    CHECK(common_period({2.0, 3.0, 1.0}) == 6.0);   // transit times 1, 1.5 and 0.5
+    CHECK(common_period({4.0, 2.0}) == 4.0);        // a rod held at one end beside a free one
+    CHECK(common_period({0.1 * 3, 0.3}).value() == Approx(0.3).epsilon(1e-15));  // 0.1 * 3 != 0.3: rounding is whole
+    CHECK_FALSE(common_period({2.0, 2.0 * std::sqrt(2.0)}));
+    CHECK_FALSE(common_period({2.0, 2.0 * (1 + 1e-9)}));  // a mismatch beyond rounding
+    CHECK(common_period({1.0, 17.0 / 16.0}) == 17.0);      // 16 times the longest
+    CHECK_FALSE(common_period({1.0, 18.0 / 17.0}));        // 17 times the longest: past the default 16
+    CHECK(common_period({1.0, 18.0 / 17.0}, 17).value() == Approx(18.0).epsilon(1e-15));
+    CHECK_FALSE(common_period({}));
 }
