@@ -24,8 +24,6 @@ bool delay_network_chain(const Chain& chain) { return chain.compliant() && !chai
 
 std::string delay_network_refusal(const Chain& chain) {
     const std::string use_fd = "use --method finite-difference ([solver] method = \"finite-difference\")";
-    if (chain.ends().load_at(ChainSide::left) || chain.ends().load_at(ChainSide::right))
-        return "the exact solver does not yet carry loads on a chain with compliant parts (docs/physics.md §9.10): " + use_fd;
     for (std::size_t i = 0; i < chain.size(); ++i)
         if (!chain[i].segments.empty())
             return fmt::format("rod[{}]: the exact solver does not yet carry rods of segments on a chain with compliant "
@@ -167,6 +165,8 @@ public:
 private:
     NodeArrivals arrivals(const JunctionNode& n, double t, bool left_limit) const {
         NodeArrivals a;
+        a.t = t;
+        a.left_limit = left_limit;
         if (n.left().rod >= 0) {
             const RodWaves& r = rods_[static_cast<std::size_t>(n.left().rod)];
             a.alpha = r.alpha.at(t - r.tau, left_limit);
@@ -191,6 +191,13 @@ private:
             std::vector<double> j;
             r.beta.jumps(T - r.tau - 2 * snap_, Tend - r.tau, j);
             for (double t : j) jumps.push_back(t + r.tau);
+        }
+        // A load's breakpoints: its force or velocity jumps at its first and last time, kinks between.
+        for (const NodeLink& l : n.node.links()) {
+            if (!l.load) continue;
+            const std::vector<double>& times = l.load->time;
+            for (auto t = std::lower_bound(times.begin(), times.end(), T - 2 * snap_); t != times.end() && *t <= Tend; ++t)
+                jumps.push_back(*t);
         }
         std::sort(jumps.begin(), jumps.end());
         // A jump at T itself: a rod whose transit time is the window's brings what the other end
@@ -494,6 +501,7 @@ private:
             for (std::size_t i = 0; i < n.node.links().size(); ++i) {
                 const NodeLink& l = n.node.links()[i];
                 if (l.kind == NodeLink::Kind::attached) return inf;
+                if (l.load && T < l.load->end_time()) return inf;  // §8.3: not while a load is to come
                 if (l.unilateral() && (n.branches.acting[i] || (l.kind == NodeLink::Kind::compliant && n.x[i] > 0)))
                     return inf;
             }
@@ -595,7 +603,9 @@ private:
 /// bodies): energy created (initial + input < final + contact + dissipated + radiated) means a relative
 /// velocity error of at least sqrt(1 + created/scale) - 1; 0 when none was created.
 double energy_defect_velocity_error(const Chain& chain, const Run& run, double V) {
-    const double initial = chain.initial_kinetic_energy();
+    double initial = chain.initial_kinetic_energy();  // and what loads put in (§8.3)
+    if (chain.ends().load_at(ChainSide::left)) initial += run.left_end.work;
+    if (chain.ends().load_at(ChainSide::right)) initial += run.right_end.work;
     double final_energy = run.contact_energy + run.dissipated;
     for (std::size_t i = 0; i < chain.size(); ++i)
         final_energy += run.rods[i].vibration_energy + 0.5 * run.rods[i].momentum * run.rods[i].momentum / chain[i].mass();

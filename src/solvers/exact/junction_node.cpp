@@ -45,7 +45,10 @@ JunctionNode::JunctionNode(const Chain& chain, std::size_t j, const ContactHisto
             const ChainSide side = at_left_end ? ChainSide::left : ChainSide::right;
             const ChainEnd& end = chain.ends()[side];
             switch (end.kind) {
-                case EndKind::free: link.kind = NodeLink::Kind::free; break;
+                case EndKind::free:
+                    link.load = chain.ends().load_at(side);
+                    link.kind = link.load ? NodeLink::Kind::loaded : NodeLink::Kind::free;
+                    break;
                 case EndKind::fixed: link.kind = NodeLink::Kind::fixed; break;
                 case EndKind::anechoic: {
                     link.kind = NodeLink::Kind::anechoic;
@@ -148,6 +151,17 @@ JunctionNode::Link JunctionNode::link(std::size_t i, const double* x, const Node
     const double z = link_impedance(s.za, s.zb), free_rate = s.va - s.vb;
     switch (l.kind) {
         case NodeLink::Kind::free: return {0, 0};
+        case NodeLink::Kind::loaded: {
+            // docs/physics.md §8.3: free before the load's first time and after its last.
+            const Load& load = *l.load;
+            const double t0 = load.time.front(), t1 = load.time.back();
+            if (a.left_limit ? !(a.t > t0 && a.t <= t1) : !(a.t >= t0 && a.t < t1)) return {0, 0};
+            const double value = load.at(a.t);
+            if (load.quantity == LoadQuantity::force) return {-value, 0};  // compressive F = -N
+            // The end moves at v: the ground moves with it (a held end moving at v).
+            const double rate = left_.rod < 0 ? value - s.vb : s.va - value;  // the ground on the left / right
+            return {z * rate, 0};
+        }
         case NodeLink::Kind::fixed:
         case NodeLink::Kind::anechoic: return {z * free_rate, 0};
         case NodeLink::Kind::rigid:

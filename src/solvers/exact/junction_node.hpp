@@ -25,11 +25,13 @@ struct NodeLink {
         attached,   ///< a spring/dashpot end: bilateral
         fixed,      ///< a held end: v = 0, bilateral
         anechoic,   ///< an anechoic end: the rod continued by itself in its initial state
+        loaded,     ///< a free end under a [[load]]: its force or velocity while the load acts, else free
     };
     Kind kind = Kind::free;
     ContactLaw law;
     double initial_overlap = 0;  ///< δ at t = 0 [m] (minus the gap)
     std::ptrdiff_t record = -1;  ///< its ContactHistory record (contacts and walls), -1: none
+    const Load* load = nullptr;  ///< kind loaded: the chain's load at that end
     bool unilateral() const { return kind == Kind::rigid || kind == Kind::compliant; }
 };
 
@@ -43,6 +45,8 @@ struct NodeSide {
 /// The invariants arriving at a node: alpha from its left rod, beta from its right rod [m/s].
 struct NodeArrivals {
     double alpha = 0, beta = 0;
+    double t = 0;             ///< when [s] (what a load prescribes depends on it)
+    bool left_limit = false;  ///< the limit from the left at t (at a load's breakpoints)
 };
 
 
