@@ -129,8 +129,8 @@ struct SolverOptions {
     /// once, ahead of the event loop, until a first front is merged (docs/physics.md §6.8). The
     /// outcome is the same to rounding; false is for comparing the two.
     bool reflect_ahead = true;
-    /// Characteristics on chains with compliant junctions (the delay network), and finite differences
-    /// on an exact grid (Courant 1 in every element): where the rods' periods of free motion are
+    /// Chains with compliant junctions, by the exact solver (its delay network) and by finite
+    /// differences on an exact grid (Courant 1 in every element): where the rods' periods of free motion are
     /// commensurate (equal rods, or transit times in small whole ratios), settling is proven by one
     /// common period watched without a closing once every pair separates, instead of waiting for
     /// the gaps to outgrow the rods' excursion bounds (docs/physics.md §6.9). The outcome is the
