@@ -6,8 +6,7 @@
 //    case file has it (cells = 200 in the hammer) for comparison, and by the exact solver's delay
 //    network at its default accuracy (1e-9 of V; docs/physics.md §9.10): the exact/FD time ratio;
 //  - BM_Compliant_ThirtyRodCushions: 30 rods with a linear cushion at every contact, one striker,
-//    finite differences at default options, over two transits of the chain (it does not settle
-//    within the default work limit: see below), and the exact solver's delay network to settling;
+//    to settling at default options, by finite differences and by the exact solver's delay network;
 //  - BM_RigidBodies_HertzChain/{10,100,1000}: n Hertz balls settled by the exact solver at 1e-9
 //    (issue 24's speed targets; scipy's DOP853 beside it: bench/ball_chain_dop853.py);
 //  - BM_RigidBodies_HertzBalls_{Exact,Verlet}: 10 masses through Hertz contacts (a struck cradle),
@@ -77,18 +76,16 @@ Chain thirty_rods_with_cushions() {
     return Chain(rods);
 }
 
-/// Finite differences at default options, over two transits of the whole chain (end_time 60), past
-/// the last contact: run to settling, the grid does not settle within the default work limit (1e10
-/// cell-updates, t = 313). The pulse has passed by t = 30.3 (every contact open, the velocities in
-/// increasing order), but the rods left behind separate at ~1e-5 V while their ends vibrate by
-/// more, so the grid's settling proof (docs/physics.md §6, §9.5) waits for gaps that grow past
-/// those excursions. The exact solver runs to settling: its rods, all alike, share one period,
-/// and one period watched without a closing proves it (§6.9; it settles at t = 33).
+/// Both methods at default options, to settling. The pulse has passed by t = 30.3 (every contact
+/// open, the velocities in increasing order), but the rods left behind separate at ~1e-5 V while
+/// their ends vibrate by more, so a proof by the ends' excursions waits for gaps that grow past
+/// them (the grid's did not by its work limit, t = 313). The rods, all alike, share one period, and
+/// one period watched without a closing proves it (docs/physics.md §6.9): the exact solver settles
+/// at t = 33, finite differences (on their exact grid) at 32.3.
 void run_thirty(benchmark::State& state, Method method) {
     const Chain chain = thirty_rods_with_cushions();
     SolverOptions o;
     o.method = method;
-    if (method == Method::finite_difference) o.end_time = 60.0;
     Outcome out;
     for (auto _ : state) {
         out = solve(chain, o);

@@ -129,11 +129,12 @@ struct SolverOptions {
     /// once, ahead of the event loop, until a first front is merged (docs/physics.md §6.8). The
     /// outcome is the same to rounding; false is for comparing the two.
     bool reflect_ahead = true;
-    /// Characteristics, on chains with compliant junctions (the delay network): where the rods'
-    /// periods of free motion are commensurate (equal rods, or transit times in small whole ratios),
-    /// settling is proven by one common period watched without a closing once every pair separates,
-    /// instead of waiting for the gaps to outgrow the rods' energy bounds (docs/physics.md §6.9).
-    /// The outcome is the same to the stated accuracy; false is for comparing the two.
+    /// Chains with compliant junctions, by the exact solver (its delay network) and by finite
+    /// differences on an exact grid (Courant 1 in every element): where the rods' periods of free motion are
+    /// commensurate (equal rods, or transit times in small whole ratios), settling is proven by one
+    /// common period watched without a closing once every pair separates, instead of waiting for
+    /// the gaps to outgrow the rods' excursion bounds (docs/physics.md §6.9). The outcome is the
+    /// same to the stated accuracy; false is for comparing the two.
     bool settle_by_period = true;
     /// Characteristics, without keep_history, on a chain with free ends: keep the solver's times
     /// relative to an origin moved forward to the next event group whenever that lies more than a

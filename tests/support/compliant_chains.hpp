@@ -56,6 +56,25 @@ inline Chain random_compliant_chain(unsigned seed, std::optional<std::pair<doubl
     return Chain(rods, ends);
 }
 
+/// Seeded chains of 2 to 5 rods whose lengths are multiples of 0.5 (commensurate periods), a
+/// striker at 1 m/s, some rods moving back or separated by a gap, cushions of k in [3, 300].
+inline Chain commensurate_chain(unsigned seed) {
+    std::mt19937 g(seed);
+    std::uniform_int_distribution<int> count(2, 5), halves(1, 4);
+    std::uniform_real_distribution<double> u(0, 1);
+    const int n = count(g);
+    std::vector<Rod> rods;
+    for (int i = 0; i < n; ++i) {
+        const double length = 0.5 * halves(g);
+        const double velocity = i == 0 ? 1.0 : (u(g) < 0.3 ? -0.3 * u(g) : 0.0);
+        const double gap = (i > 0 && u(g) < 0.3) ? 0.05 * u(g) : 0.0;
+        Rod r = make_rod(length, velocity, gap);
+        if (i > 0) r.contact_stiffness = std::pow(10, 0.5 + 2 * u(g));
+        rods.push_back(r);
+    }
+    return Chain(rods);
+}
+
 /// `chain` with about half of its rod-rod contacts made rigid (flat ends, no cushion), drawn from `seed`.
 inline Chain with_rigid_rod_contacts(const Chain& chain, unsigned seed) {
     std::vector<Rod> rods = chain.rods();

@@ -523,6 +523,7 @@ private:
             periods.push_back((r.fixed ? 4 : 2) * r.tau);  // a held end reflects inverted: 4T
         }
         double settle = T;  // by the energy bound (+inf once a contact's bound proves nothing)
+        std::vector<double> separations;
         for (const NodeRun& n : nodes_) {
             const JunctionNode& node = n.node;
             for (std::size_t k = 0; k < node.masses(); ++k) mean[node.bodies()[k]] = n.x[node.u0() + k];
@@ -542,15 +543,16 @@ private:
                 side(true, vl, dl);
                 side(false, vr, dr);
                 if (vr - vl < -tolerances_.velocity) return inf;  // the means approach: a contact is certain
+                separations.push_back(vr - vl);
                 settle = std::max(settle, contact_release_time(T, std::max(0.0, -n.x[i]), vr - vl, dl + dr,
                                                                tolerances_.gap, tolerances_.velocity));
             }
         }
-        // Every pair separates or keeps its distance, and with commensurate periods every gap is its
-        // mean growth plus a motion of the common period P: a period watched without a closing
-        // proves there is none after it (docs/physics.md §6.9). run() resets the release at a closing.
-        if (!options_.settle_by_period) return settle;
-        if (const std::optional<double> period = common_period(periods)) settle = std::min(settle, T + *period);
+        // With commensurate periods every gap is its mean growth plus a motion of the common period:
+        // a period watched without a closing proves there is none after it (docs/physics.md §6.9).
+        // run() resets the release at a closing.
+        if (options_.settle_by_period)
+            settle = std::min(settle, watched_release_time(T, periods, separations, tolerances_.velocity));
         return settle;
     }
 

@@ -150,7 +150,9 @@ public:
     /// With nothing carrying force during the step from t^n (prepare_step() false): the earliest
     /// time from which no contact or wall can close again and nothing more arrives at or leaves an
     /// anechoic end (settling.hpp, the exact solver's rule); +inf while a load is still to act.
-    double release_time() const;
+    /// With `watch_period`, on an exact grid (Courant 1 everywhere, so that every free rod repeats
+    /// its motion exactly), also one common period watched (docs/physics.md §6.9).
+    double release_time(bool watch_period) const;
     /// What passed through one end of the chain up to t >= the last step's start.
     EndReport end_report(ChainSide side, double t) const;
     /// Gap, impulse, compression intervals and events of every contact, up to t^n.
@@ -174,6 +176,8 @@ public:
     double mass_velocity(std::size_t rod) const;
 
 private:
+    /// release_time()'s watch of one common period (settling.hpp): +inf where it does not apply.
+    double watched_release_time(const std::vector<FreeRodMotion>& rods, const WallGaps& walls) const;
     struct ElementCells;
     struct Prepared {
         JunctionResponse response;

@@ -256,7 +256,7 @@ FiniteDifferenceSolution solve_on_grid(const Chain& chain, const SolverOptions& 
                 settling.force_carried();
             settling.force_free([&] {
                 since_bound = 0;
-                return grid.release_time();
+                return grid.release_time(options.settle_by_period);
             });
         }
         // Settled at t itself: preparing the step left the cells as they are at t.

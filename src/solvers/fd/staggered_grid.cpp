@@ -474,7 +474,7 @@ FreeRodMotion StaggeredGrid::free_motion(std::size_t rod) const {
     return free_rod_motion(chain_, rod, rod_windows(rod), time(), tolerances_.velocity, !layout_.exact());
 }
 
-double StaggeredGrid::release_time() const {
+double StaggeredGrid::release_time(bool watch_period) const {
     if (ends_.load_acting(time())) return std::numeric_limits<double>::infinity();
     std::vector<FreeRodMotion> rods;
     for (std::size_t i = 0; i < chain_.size(); ++i) {
@@ -487,7 +487,34 @@ double StaggeredGrid::release_time() const {
         }
         rods.push_back(free_motion(i));
     }
-    return chain_release_time(time(), rods, contacts_.gaps(time()), ends_.wall_gaps(contacts_, time()), tolerances_);
+    const WallGaps walls = ends_.wall_gaps(contacts_, time());
+    const double bound = chain_release_time(time(), rods, contacts_.gaps(time()), walls, tolerances_);
+    return watch_period ? std::min(bound, watched_release_time(rods, walls)) : bound;
+}
+
+double StaggeredGrid::watched_release_time(const std::vector<FreeRodMotion>& rods, const WallGaps& walls) const {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    // At Courant 1 in every element a free rod's cells repeat exactly every 2N steps; elsewhere
+    // leapfrog's dispersion breaks the period. An anechoic end is left to its own proof. Chains
+    // without compliant parts keep the front tracker's rule alone, so that the two solvers' settling
+    // times agree there (the exact solver watches in its delay network only).
+    const ChainEnds& ends = chain_.ends();
+    if (!layout_.exact() || !chain_.compliant() || ends.left.kind == EndKind::anechoic ||
+        ends.right.kind == EndKind::anechoic)
+        return inf;
+    std::vector<double> periods, separations;
+    for (std::size_t i = 0; i < chain_.size(); ++i) {
+        if (chain_[i].is_mass()) continue;
+        const auto elements = chain_.element_indices(i);
+        if (elements.size() != 1) return inf;  // segments reflect inside: no period of 2T
+        const bool held = (i == 0 && ends.left.kind == EndKind::fixed) ||
+                          (i + 1 == chain_.size() && ends.right.kind == EndKind::fixed);
+        periods.push_back((held ? 4 : 2) * chain_.elements()[elements.front()].transit_time);
+    }
+    for (std::size_t k = 0; k + 1 < rods.size(); ++k) separations.push_back(rods[k + 1].mean_velocity - rods[k].mean_velocity);
+    if (walls.left) separations.push_back(rods.front().mean_velocity);
+    if (walls.right) separations.push_back(-rods.back().mean_velocity);
+    return rodcollide::watched_release_time(time(), periods, separations, tolerances_.velocity);
 }
 
 EndReport StaggeredGrid::end_report(ChainSide side, double t) const { return ends_.report(side, t); }

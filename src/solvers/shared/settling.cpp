@@ -81,6 +81,15 @@ std::optional<double> common_period(const std::vector<double>& periods, int max_
     return std::nullopt;
 }
 
+double watched_release_time(double t0, const std::vector<double>& periods, const std::vector<double>& separations,
+                            double velocity_tolerance) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    if (std::any_of(separations.begin(), separations.end(), [&](double dv) { return dv < -velocity_tolerance; }))
+        return inf;
+    const std::optional<double> period = common_period(periods);
+    return period ? t0 + *period : inf;
+}
+
 namespace {
 
 EndExcursions excursions_of(const FreeRodMotion& rod) {

@@ -82,6 +82,14 @@ double energy_excursion_bound(double length, double energy, double smallest_axia
 /// settling rule's velocity tolerance of 1e-10 V (docs/physics.md §6.9).
 std::optional<double> common_period(const std::vector<double>& periods, int max_multiple = 16);
 
+/// docs/physics.md §6.9: with every contact open at t0, the rods' free motions of the given
+/// periods [s] and each contact's separation velocity (mean velocity of the right side minus the
+/// left's, a wall's 0) [m/s], t0 + the common period if there is one and no separation velocity is
+/// below -velocity_tolerance; +infinity otherwise. It holds only if no contact closes before it:
+/// the solver watches, and a closing voids it (SettlingWatch, or an event count).
+double watched_release_time(double t0, const std::vector<double>& periods, const std::vector<double>& separations,
+                            double velocity_tolerance);
+
 /// With no contact carrying force at t0: the earliest time >= t0 from which no contact of the
 /// chain can happen again (+infinity if that cannot be proven yet). gaps[k] is the gap of the
 /// contact between rods k and k+1 at t0 [m] (0 when touching).
