@@ -57,13 +57,12 @@ closing and opening: the same samples as Python's Outcome.contact_forces() (docs
 
 Compliant junctions and rigid masses (issue 23: contact_stiffness, kind = "mass", spring and
 dashpot ends; docs/physics.md §9) in a chain with rods run with either method: the exact solver
-carries them as a delay network (§9.10: rods exact, junctions to its stated accuracy) but not yet
-loads, rods of segments, --plot or gauges there (use
---method finite-difference). A chain of masses with no rod runs with either method (the exact
-solver integrates its ODE system to the stated accuracy; finite differences by velocity Verlet),
-with no field, diagram or gauges. A spring or dashpot end never lets the chain settle: give
---end-time. Their outcome adds energy.contact and energy.dissipated; a mass has its entry in "rods"
-(vibration_energy 0).
+carries them as a delay network (§9.10: rods exact, junctions to its stated accuracy; loads and
+rods of segments included) but not yet --plot or gauges there (use --method finite-difference).
+A chain of masses with no rod runs with either method (the exact solver integrates its ODE system
+to the stated accuracy; finite differences by velocity Verlet), with no field, diagram or gauges.
+A spring or dashpot end never lets the chain settle: give --end-time. Their outcome adds
+energy.contact and energy.dissipated; a mass has its entry in "rods" (vibration_energy 0).
 
 Balls and Hertz contacts (issue 24: kind = "ball" with radius and poisson_ratio, end_radius on
 rods, restitution; docs/physics.md §9.7-9.8) run the same way: a contact with a curved side is

@@ -39,11 +39,7 @@ Outcome solve(const Chain& chain, const SolverOptions& options) {
     }
     // Rods with compliant parts: the exact solver's delay network (docs/physics.md §9.10); its
     // outcome only (no wave field, diagram or gauges yet: refuse_unsupported() below says so there).
-    if (options.method == Method::characteristics && delay_network_chain(chain)) {
-        if (const std::string why = delay_network_refusal(chain); !why.empty())
-            throw UnsupportedMethod("solver.method: " + why);
-        return solve_delay_network(chain, options);
-    }
+    if (options.method == Method::characteristics && delay_network_chain(chain)) return solve_delay_network(chain, options);
     refuse_unsupported(chain, options, options.method);
     switch (options.method) {
         case Method::characteristics: {

@@ -90,6 +90,26 @@ inline Chain with_rigid_rod_contacts(const Chain& chain, unsigned seed) {
     return Chain(rods, chain.ends());
 }
 
+/// `chain` with each rod cut into 2 or 3 segments of its material, at random places, their sections
+/// drawn in [0.5, 2] times the rod's, drawn from `seed` (rods of segments, docs/physics.md §9.10).
+inline Chain with_segments(const Chain& chain, unsigned seed) {
+    std::vector<Rod> rods = chain.rods();
+    std::mt19937 rng(2000 + seed);
+    std::uniform_real_distribution<double> u01(0, 1), scale(0.5, 2.0);
+    for (Rod& r : rods) {
+        if (r.is_mass()) continue;
+        const int n = u01(rng) < 0.5 ? 2 : 3;
+        // Cut k near k/n (within a fifth of a segment): no segment is shorter than 3/5 of L/n, so no
+        // grid of finite differences needs a tiny cell.
+        std::vector<double> cuts{0.0};
+        for (int k = 1; k < n; ++k) cuts.push_back((k + 0.4 * (u01(rng) - 0.5)) / n);
+        cuts.push_back(1.0);
+        for (int k = 0; k < n; ++k)
+            r.segments.push_back({(cuts[k + 1] - cuts[k]) * r.length, r.area * scale(rng), r.density, r.youngs_modulus});
+    }
+    return Chain(rods, chain.ends());
+}
+
 /// Chains 1-20 of random_compliant_chain() at accuracy 1e-7 and 1e-9 in the exact solver: momentum
 /// with the ends' impulses (to 1e-12 at 1e-9), the energy defect to 1e-10 of the initial energy, both settle, and the
 /// coarse run's bound covers its difference from the fine one. At least 19 of the 20 must solve:

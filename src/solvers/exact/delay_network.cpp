@@ -22,15 +22,6 @@ namespace rodcollide {
 
 bool delay_network_chain(const Chain& chain) { return chain.compliant() && !chain.elements().empty(); }
 
-std::string delay_network_refusal(const Chain& chain) {
-    const std::string use_fd = "use --method finite-difference ([solver] method = \"finite-difference\")";
-    for (std::size_t i = 0; i < chain.size(); ++i)
-        if (!chain[i].segments.empty())
-            return fmt::format("rod[{}]: the exact solver does not yet carry rods of segments on a chain with compliant "
-                               "parts (docs/physics.md §9.10): {}", i, use_fd);
-    return "";
-}
-
 namespace {
 
 namespace odeint = boost::numeric::odeint;
@@ -42,12 +33,11 @@ constexpr double smallest_tolerance = 1e-13;
 /// Dense-output samples per step at which the event functions are looked at.
 constexpr int samples_per_step = 4;
 
-/// What a rod carries: the alpha its left end emitted and the beta its right end emitted.
+/// What an element (a rod, or a segment of one) carries: the alpha its left end emitted and the beta
+/// its right end emitted.
 struct RodWaves {
     WaveHistory alpha, beta;
-    double tau = 0, z = 0, mass = 0, length = 0, axial = 0, v0 = 0;
-    bool fixed = false;      // held at a chain end
-    bool anechoic = false;   // continued at a chain end
+    double tau = 0, z = 0, v0 = 0;
 };
 
 /// A node and its integration.
@@ -84,25 +74,15 @@ public:
           tolerances_(contact_tolerances(chain)) {
         window_ = chain.shortest_transit_time();
         snap_ = 1e-12 * window_;
-        for (std::size_t i = 0; i < chain.size(); ++i) {
+        for (const Element& e : chain.elements()) {
             RodWaves w;
-            w.v0 = chain[i].velocity;
-            if (!chain[i].is_mass()) {
-                const Element& e = chain.elements()[chain.element_indices(i).front()];
-                w.tau = e.transit_time;
-                w.alpha = WaveHistory(w.v0, w.tau);
-                w.beta = WaveHistory(w.v0, w.tau);
-                w.z = e.impedance;
-                w.mass = e.mass;
-                w.length = e.length;
-                w.axial = e.axial_stiffness;
-            }
-            rods_.push_back(std::move(w));
+            w.v0 = e.initial_velocity;
+            w.tau = e.transit_time;
+            w.alpha = WaveHistory(w.v0, w.tau);
+            w.beta = WaveHistory(w.v0, w.tau);
+            w.z = e.impedance;
+            waves_.push_back(std::move(w));
         }
-        if (chain.ends().left.kind == EndKind::fixed) rods_.front().fixed = true;
-        if (chain.ends().right.kind == EndKind::fixed) rods_.back().fixed = true;
-        if (chain.ends().left.kind == EndKind::anechoic) rods_.front().anechoic = true;
-        if (chain.ends().right.kind == EndKind::anechoic) rods_.back().anechoic = true;
         if (options.force_samples)
             for (std::size_t k = 0; k < contacts_.size(); ++k) contacts_[k].record_forces();
         // One node per junction that is not inside a lumped group (a lumped junction's node holds
@@ -148,7 +128,7 @@ public:
             if (horizon) Tend = std::min(Tend, *horizon);
             for (NodeRun& n : nodes_) advance(n, T, Tend);
             T = Tend;
-            for (RodWaves& r : rods_) {
+            for (RodWaves& r : waves_) {
                 r.alpha.forget_before(T - r.tau - 2 * window_);
                 r.beta.forget_before(T - r.tau - 2 * window_);
             }
@@ -168,11 +148,11 @@ private:
         a.t = t;
         a.left_limit = left_limit;
         if (n.left().rod >= 0) {
-            const RodWaves& r = rods_[static_cast<std::size_t>(n.left().rod)];
+            const RodWaves& r = waves_[static_cast<std::size_t>(n.left().element)];
             a.alpha = r.alpha.at(t - r.tau, left_limit);
         }
         if (n.right().rod >= 0) {
-            const RodWaves& r = rods_[static_cast<std::size_t>(n.right().rod)];
+            const RodWaves& r = waves_[static_cast<std::size_t>(n.right().element)];
             a.beta = r.beta.at(t - r.tau, left_limit);
         }
         return a;
@@ -181,13 +161,13 @@ private:
     void advance(NodeRun& n, double T, double Tend) {
         std::vector<double> jumps, stops;
         if (n.node.left().rod >= 0) {
-            const RodWaves& r = rods_[static_cast<std::size_t>(n.node.left().rod)];
+            const RodWaves& r = waves_[static_cast<std::size_t>(n.node.left().element)];
             std::vector<double> j;
             r.alpha.jumps(T - r.tau - 2 * snap_, Tend - r.tau, j);
             for (double t : j) jumps.push_back(t + r.tau);
         }
         if (n.node.right().rod >= 0) {
-            const RodWaves& r = rods_[static_cast<std::size_t>(n.node.right().rod)];
+            const RodWaves& r = waves_[static_cast<std::size_t>(n.node.right().element)];
             std::vector<double> j;
             r.beta.jumps(T - r.tau - 2 * snap_, Tend - r.tau, j);
             for (double t : j) jumps.push_back(t + r.tau);
@@ -247,8 +227,8 @@ private:
             if (++steps_ > options_.max_work)
                 throw SolverLimitExceeded(fmt::format(
                     "the exact solver's delay network took more than max_work = {} integration steps by t = {:g} s "
-                    "(bounded work): raise [solver] max_work or set end_time",
-                    options_.max_work, n.t));
+                    "(bounded work): raise [solver] max_work or set end_time{}",
+                    options_.max_work, n.t, segments_hint()));
             double t_new = is_forced() ? forced : std::min(n.t + n.dt, b);
             if (b - t_new <= snap_) t_new = b;
             const double h = t_new - n.t;
@@ -379,6 +359,30 @@ private:
             // reading it cannot fit (they stalled). Then the difference is owed to the next piece of
             // the same history.
             const std::size_t m = node.masses();
+            // A link whose force the arriving waves alone make gets its impulse from their exact
+            // integrals (what the correction below holds the pieces to): the integrator's is right
+            // only to its tolerance, and at an anechoic end, whose steps are all long, the
+            // difference was owed for ever and grew until the outcome failed its momentum check.
+            double alpha_in = 0, beta_in = 0;
+            if (node.left().rod >= 0) {
+                const RodWaves& r = waves_[static_cast<std::size_t>(node.left().element)];
+                alpha_in = r.alpha.integral(n.t - r.tau, t_new - r.tau);
+            }
+            if (node.right().rod >= 0) {
+                const RodWaves& r = waves_[static_cast<std::size_t>(node.right().element)];
+                beta_in = r.beta.integral(n.t - r.tau, t_new - r.tau);
+            }
+            for (std::size_t i = 0; i < links; ++i)
+                if (const double exact = node.exact_impulse(i, n.branches.acting[i], alpha_in, beta_in, h); std::isfinite(exact))
+                    xn[node.i0() + i] = exact;
+            // Likewise the energy an anechoic end radiates (the energy balance's `radiated`).
+            if (node.links().front().kind == NodeLink::Kind::anechoic) {
+                const RodWaves& r = waves_[static_cast<std::size_t>(node.left().rod >= 0 ? node.left().element : node.right().element)];
+                const double square = node.left().rod >= 0 ? r.alpha.integral_of_square(n.t - r.tau, t_new - r.tau)
+                                                            : r.beta.integral_of_square(n.t - r.tau, t_new - r.tau);
+                const double work = node.exact_anechoic_work(square, h);
+                if (std::isfinite(work)) xn[node.w0()] = n.x[node.w0()] + work;
+            }
             const auto correct = [&](WavePiece& p, double target, double& owed) {
                 owed += target - p.integral(p.t0, p.t1);
                 const double lambda = owed / (2 * h / 3);
@@ -388,13 +392,13 @@ private:
                 p.c[2] -= lambda;
             };
             if (node.left().rod >= 0) {
-                RodWaves& r = rods_[static_cast<std::size_t>(node.left().rod)];
-                correct(pb, r.alpha.integral(n.t - r.tau, t_new - r.tau) - 2 * xn[node.i0()] / r.z, n.owed_beta);
+                RodWaves& r = waves_[static_cast<std::size_t>(node.left().element)];
+                correct(pb, alpha_in - 2 * xn[node.i0()] / r.z, n.owed_beta);
                 r.beta.append(pb);
             }
             if (node.right().rod >= 0) {
-                RodWaves& r = rods_[static_cast<std::size_t>(node.right().rod)];
-                correct(pa, r.beta.integral(n.t - r.tau, t_new - r.tau) + 2 * xn[node.i0() + m] / r.z, n.owed_alpha);
+                RodWaves& r = waves_[static_cast<std::size_t>(node.right().element)];
+                correct(pa, beta_in + 2 * xn[node.i0() + m] / r.z, n.owed_alpha);
                 r.alpha.append(pa);
             }
             n.jump_next = false;
@@ -426,6 +430,22 @@ private:
                 if (switch_links(n, toggles)) system(n.x, n.dxdt, n.t);
             }
         }
+    }
+
+    /// What the max_work message adds on a chain with rods of segments: every jump splits in two at
+    /// their welded junctions, and the nodes stop at each (docs/physics.md §9.10).
+    std::string segments_hint() const {
+        bool segments = false;
+        for (std::size_t i = 0; i < chain_.size(); ++i) segments = segments || chain_.element_indices(i).size() > 1;
+        if (!segments) return "";
+        std::vector<double> at;
+        for (const RodWaves& r : waves_) {
+            r.alpha.jumps(-1, std::numeric_limits<double>::infinity(), at);
+            r.beta.jumps(-1, std::numeric_limits<double>::infinity(), at);
+        }
+        return fmt::format("; the waves held {} jumps: they multiply at the welded junctions of rods of segments "
+                           "(docs/physics.md §9.10), which finite differences carry at a cost fixed by the grid "
+                           "(--method finite-difference)", at.size());
     }
 
     /// Switches every link whose event functions, at the current state and arrivals `ar`, say it is on
@@ -481,12 +501,16 @@ private:
         return true;
     }
 
+    /// Rod i's momentum and vibration energy at T, summed over its elements (segments).
     RodState rod_state(std::size_t i, double T) const {
-        const RodWaves& r = rods_[i];
         RodState s;
-        s.momentum = 0.5 * r.z * (r.alpha.integral(T - r.tau, T) + r.beta.integral(T - r.tau, T));
-        const double energy = 0.25 * r.z * (r.alpha.integral_of_square(T - r.tau, T) + r.beta.integral_of_square(T - r.tau, T));
-        s.vibration_energy = std::max(0.0, energy - 0.5 * s.momentum * s.momentum / r.mass);
+        double energy = 0;
+        for (const std::size_t e : chain_.element_indices(i)) {
+            const RodWaves& r = waves_[e];
+            s.momentum += 0.5 * r.z * (r.alpha.integral(T - r.tau, T) + r.beta.integral(T - r.tau, T));
+            energy += 0.25 * r.z * (r.alpha.integral_of_square(T - r.tau, T) + r.beta.integral_of_square(T - r.tau, T));
+        }
+        s.vibration_energy = std::max(0.0, energy - 0.5 * s.momentum * s.momentum / chain_[i].mass());
         return s;
     }
 
@@ -507,20 +531,37 @@ private:
             }
         std::vector<double> mean(chain_.size(), 0.0), excursion(chain_.size(), 0.0);
         std::vector<double> periods;  // of the rods' free motions (masses fly uniformly)
+        bool periodic = true;         // every rod's free motion is periodic (no segments)
+        const ChainEnds& ends = chain_.ends();
         for (std::size_t i = 0; i < chain_.size(); ++i) {
             if (chain_[i].is_mass()) continue;
-            const RodWaves& r = rods_[i];
-            const RodState s = rod_state(i, T);
-            if (r.anechoic) {  // settled once only its continuation's state is left in it
-                if (std::max(r.alpha.deviation(T - r.tau, T, r.v0), r.beta.deviation(T - r.tau, T, r.v0)) > 1e-10 * V_)
-                    return inf;
-                mean[i] = r.v0;
+            const bool first = i == 0, last = i + 1 == chain_.size();
+            const bool fixed = (first && ends.left.kind == EndKind::fixed) || (last && ends.right.kind == EndKind::fixed);
+            const bool anechoic = (first && ends.left.kind == EndKind::anechoic) || (last && ends.right.kind == EndKind::anechoic);
+            if (anechoic) {  // settled once only its continuation's state is left in it
+                for (const std::size_t e : chain_.element_indices(i)) {
+                    const RodWaves& r = waves_[e];
+                    if (std::max(r.alpha.deviation(T - r.tau, T, r.v0), r.beta.deviation(T - r.tau, T, r.v0)) > 1e-10 * V_)
+                        return inf;
+                }
+                mean[i] = chain_[i].velocity;
                 continue;
             }
-            const double energy = s.vibration_energy + 0.5 * s.momentum * s.momentum / r.mass;
-            mean[i] = r.fixed ? 0.0 : s.momentum / r.mass;
-            excursion[i] = energy_excursion_bound(r.length, r.fixed ? energy : s.vibration_energy, r.axial);
-            periods.push_back((r.fixed ? 4 : 2) * r.tau);  // a held end reflects inverted: 4T
+            // Segments: the rod's length and its smallest axial stiffness bound the excursion (§8.1).
+            double length = 0, axial = inf;
+            for (const std::size_t e : chain_.element_indices(i)) {
+                length += chain_.elements()[e].length;
+                axial = std::min(axial, chain_.elements()[e].axial_stiffness);
+            }
+            const RodState s = rod_state(i, T);
+            const double mass = chain_[i].mass();
+            const double energy = s.vibration_energy + 0.5 * s.momentum * s.momentum / mass;
+            mean[i] = fixed ? 0.0 : s.momentum / mass;
+            excursion[i] = energy_excursion_bound(length, fixed ? energy : s.vibration_energy, axial);
+            // A uniform rod's free motion has period 2T, 4T held at one end (it reflects inverted);
+            // a rod of segments has none in general.
+            if (chain_.element_indices(i).size() == 1) periods.push_back((fixed ? 4 : 2) * waves_[chain_.element_indices(i).front()].tau);
+            else periodic = false;
         }
         double settle = T;  // by the energy bound (+inf once a contact's bound proves nothing)
         std::vector<double> separations;
@@ -551,7 +592,7 @@ private:
         // With commensurate periods every gap is its mean growth plus a motion of the common period:
         // a period watched without a closing proves there is none after it (docs/physics.md §6.9).
         // run() resets the release at a closing.
-        if (options_.settle_by_period)
+        if (options_.settle_by_period && periodic)
             settle = std::min(settle, watched_release_time(T, periods, separations, tolerances_.velocity));
         return settle;
     }
@@ -595,7 +636,7 @@ private:
     double V_;
     ContactTolerances tolerances_;
     double window_ = 0, snap_ = 0;
-    std::vector<RodWaves> rods_;
+    std::vector<RodWaves> waves_;  // per element (Chain::elements())
     std::vector<NodeRun> nodes_;
     std::size_t steps_ = 0, events_ = 0;
     std::array<ForceHistory, 2> attached_;
@@ -623,7 +664,6 @@ double energy_defect_velocity_error(const Chain& chain, const Run& run, double V
 }  // namespace
 
 Outcome solve_delay_network(const Chain& chain, const SolverOptions& options) {
-    if (const std::string why = delay_network_refusal(chain); !why.empty()) throw InvalidInput("solver.method", why);
     check_rigid_bodies_options(chain, options);  // an attached end never settles: end_time is needed
     const double V = chain.velocity_scale();
     const double target = options.accuracy.value_or(default_rigid_body_accuracy);

@@ -17,8 +17,6 @@ namespace rodcollide {
 /// Whether the exact solver runs `chain` on the delay network: it has compliant parts (contacts,
 /// walls, attached ends, masses) and at least one rod.
 bool delay_network_chain(const Chain& chain);
-/// Why the delay network cannot run `chain` yet, or "" (loads, rods of segments).
-std::string delay_network_refusal(const Chain& chain);
 /// The outcome, its velocity_error_bound from a second run at a 100x tighter tolerance.
 Outcome solve_delay_network(const Chain& chain, const SolverOptions& options);
 

@@ -19,12 +19,20 @@ JunctionNode::JunctionNode(const Chain& chain, std::size_t j, const ContactHisto
     if (q.left >= 0) {
         const Element& e = elements[static_cast<std::size_t>(q.left)];
         left_.rod = static_cast<std::ptrdiff_t>(e.rod);
+        left_.element = q.left;
         left_.z = e.impedance;
     }
     if (q.right >= 0) {
         const Element& e = elements[static_cast<std::size_t>(q.right)];
         right_.rod = static_cast<std::ptrdiff_t>(e.rod);
+        right_.element = q.right;
         right_.z = e.impedance;
+    }
+    if (q.kind == JunctionKind::welded) {  // two segments of one rod: no masses, one bilateral link
+        NodeLink link;
+        link.kind = NodeLink::Kind::welded;
+        links_.push_back(link);
+        return;
     }
     const std::size_t first = left_.rod >= 0 ? static_cast<std::size_t>(left_.rod) + 1 : 0;
     const std::size_t past = right_.rod >= 0 ? static_cast<std::size_t>(right_.rod) : chain.size();
@@ -163,7 +171,8 @@ JunctionNode::Link JunctionNode::link(std::size_t i, const double* x, const Node
             return {z * rate, 0};
         }
         case NodeLink::Kind::fixed:
-        case NodeLink::Kind::anechoic: return {z * free_rate, 0};
+        case NodeLink::Kind::anechoic:
+        case NodeLink::Kind::welded: return {z * free_rate, 0};  // the ends held together (junction.hpp's rule)
         case NodeLink::Kind::rigid:
             // Closed, the sides move together: the force that makes them (Z_L Z_R/(Z_L + Z_R) s).
             return acting ? Link{z * free_rate, 0} : Link{0, free_rate};
@@ -254,6 +263,26 @@ void JunctionNode::rhs(const double* x, double* dxdt, const NodeArrivals& a, con
     }
     dxdt[d0()] = power;
     dxdt[w0()] = work;
+}
+
+double JunctionNode::exact_impulse(std::size_t i, bool acting, double alpha_integral, double beta_integral, double h) const {
+    const NodeLink& l = links_[i];
+    const bool algebraic = l.kind == NodeLink::Kind::fixed || l.kind == NodeLink::Kind::anechoic ||
+                           l.kind == NodeLink::Kind::welded || (l.kind == NodeLink::Kind::rigid && acting);
+    if (masses() > 0 || !algebraic) return std::numeric_limits<double>::quiet_NaN();
+    // sides() with the waves' integrals for their values (the ground: its `outside` velocity).
+    const bool ground_z = l.kind == NodeLink::Kind::anechoic;
+    const double va = left_.rod >= 0 ? alpha_integral : left_.outside * h;
+    const double vb = right_.rod >= 0 ? beta_integral : right_.outside * h;
+    const double za = left_.rod >= 0 || ground_z ? left_.z : 0.0, zb = right_.rod >= 0 || ground_z ? right_.z : 0.0;
+    return link_impedance(za, zb) * (va - vb);
+}
+
+double JunctionNode::exact_anechoic_work(double arriving_square_integral, double h) const {
+    if (masses() > 0 || links_[0].kind != NodeLink::Kind::anechoic) return std::numeric_limits<double>::quiet_NaN();
+    // F = (Z/2)(α - v₀) and the end moves at (α + v₀)/2 (right end; the left one mirrored).
+    if (right_.rod < 0) return -0.25 * left_.z * (arriving_square_integral - right_.outside * right_.outside * h);
+    return 0.25 * right_.z * (left_.outside * left_.outside * h - arriving_square_integral);
 }
 
 NodeArrivals JunctionNode::emitted(const double* x, const NodeArrivals& a, const ContactBranches& b) const {

@@ -1,9 +1,10 @@
 // One junction of the exact solver's delay network (docs/physics.md §9.10): what sits between two
-// rod ends, or between a rod end and the chain's end — a rigid or compliant contact, a wall, a held,
-// anechoic, free or spring/dashpot end, and any rigid masses (kind = "mass", balls) in between with
-// their links. Driven by the waves arriving from its rods, it is an ODE (rigid links switch on and
-// off at events); this file holds its state layout and right-hand side, the one place of that
-// physics for the exact solver (the compliant law itself: contact_law.hpp, link_rate.hpp).
+// rod ends, or between a rod end and the chain's end — two segments of one rod welded together, a
+// rigid or compliant contact, a wall, a held, anechoic, free or spring/dashpot end, and any rigid
+// masses (kind = "mass", balls) in between with their links. Driven by the waves arriving from its
+// rods, it is an ODE (rigid links switch on and off at events); this file holds its state layout and
+// right-hand side, the one place of that physics for the exact solver (the compliant law itself:
+// contact_law.hpp, link_rate.hpp).
 #pragma once
 
 #include "rodcollide/chain.hpp"
@@ -26,6 +27,7 @@ struct NodeLink {
         fixed,      ///< a held end: v = 0, bilateral
         anechoic,   ///< an anechoic end: the rod continued by itself in its initial state
         loaded,     ///< a free end under a [[load]]: its force or velocity while the load acts, else free
+        welded,     ///< two segments of one rod: bilateral and rigid, their ends move together
     };
     Kind kind = Kind::free;
     ContactLaw law;
@@ -37,7 +39,8 @@ struct NodeLink {
 
 /// A side of a node: a rod end (rod >= 0) or the chain's end.
 struct NodeSide {
-    std::ptrdiff_t rod = -1;
+    std::ptrdiff_t rod = -1;      ///< the chain's rod (Chain index)
+    std::ptrdiff_t element = -1;  ///< its element (segment) at this end (Chain::elements() index)
     double z = 0;        ///< the rod's impedance [N s/m]; at an anechoic chain end its continuation's
     double outside = 0;  ///< at an anechoic chain end: the invariant its continuation sends [m/s]
 };
@@ -100,6 +103,15 @@ public:
     /// Whether link i acts at t = 0 (touching and not parting, or attached/bilateral).
     bool acts_initially(std::size_t i, const NodeArrivals& a) const;
     void rhs(const double* x, double* dxdt, const NodeArrivals& a, const ContactBranches& b) const;
+    /// Link i's impulse ∫F dt over a step of length h, where its force is z s of the arriving waves
+    /// alone (no masses at the node: a held, anechoic or welded end, or a rigid contact `acting`),
+    /// from the integrals of alpha and beta arriving over the step; NaN for any other link. The
+    /// integrator's impulse is right to its tolerance only; this one is exact (momentum, §9.10).
+    double exact_impulse(std::size_t i, bool acting, double alpha_integral, double beta_integral, double h) const;
+    /// The work done on the chain through an anechoic end of this node over a step of length h,
+    /// from ∫w² of the wave w arriving there over the step: -(Z/4)(∫α² - v₀² h) at a right end,
+    /// (Z/4)(v₀² h - ∫β²) at a left one (all of it radiated); NaN at any other node.
+    double exact_anechoic_work(double arriving_square_integral, double h) const;
     /// The waves the node emits for state x: beta into its left rod, alpha into its right rod.
     NodeArrivals emitted(const double* x, const NodeArrivals& a, const ContactBranches& b) const;
     /// The elastic energy an open compliant contact at δ > 0 (a dashpot's, opened before δ reached

@@ -152,7 +152,8 @@ TEST_CASE("delay network: a mass strikes a free bar and leaves at 2L/c with V ex
 
 TEST_CASE("delay network: the example cases agree with finite differences within the grid's stated error",
           "[exact][compliant][delay_network][cases]") {
-    for (const char* name : {"compliant/hammer_cushion_pile.toml", "compliant/mass_on_fixed_bar.toml",
+    for (const char* name : {"compliant/hammer_cushion_pile.toml", "compliant/hammer_cushion_stepped_pile.toml",
+                             "compliant/mass_on_fixed_bar.toml",
                              "compliant/rod_spring_backed_wall.toml", "balls/steel_ball_on_rod.toml",
                              "balls/rounded_rods.toml"}) {
         INFO(name);
@@ -206,16 +207,87 @@ TEST_CASE("delay network: as k -> inf the outcome tends to the rigid contact's (
     CHECK(rate > 0.8);
 }
 
-TEST_CASE("delay network: what it does not carry yet is refused with a message", "[exact][compliant][delay_network]") {
-    // Rods of segments on a chain with compliant parts; finite differences carry them.
-    Rod stepped = make_rod(1, 0);
-    stepped.segments = {{0.5, 1, 1, 1}, {0.5, 2, 1, 1}};
-    const Chain segmented({make_rod(1, 1), cushioned(stepped, 20)});
-    CHECK_THROWS_WITH(solve(segmented, exact()), Catch::Contains("rod[1]") && Catch::Contains("segments") &&
-                                                     Catch::Contains("finite-difference"));
+TEST_CASE("delay network: rods of segments (welded junctions) agree with finite differences",
+          "[exact][compliant][delay_network][segments]") {
+    // Refused until stop 42 (docs/physics.md §9.10): each segment is a delay line of its own and
+    // their welded junctions are nodes whose link holds the ends together (force Z_L Z_R/(Z_L + Z_R)
+    // times the free velocity jump, junction.hpp's rule). A rod cut into segments of its own
+    // section is the same rod: its outcome is the uncut rod's, within the two stated bounds.
     SolverOptions fd;
     fd.method = Method::finite_difference;
-    CHECK(solve(segmented, fd).settled);
+    Rod split = make_rod(1, 0);
+    split.segments = {{0.3, 1, 1, 1}, {0.7, 1, 1, 1}};
+    const Outcome cut = solve(Chain({make_rod(1, 1), cushioned(split, 20)}), exact());
+    const Outcome whole = solve(Chain({make_rod(1, 1), cushioned(make_rod(1, 0), 20)}), exact());
+    for (std::size_t i = 0; i < 2; ++i)
+        CHECK(std::abs(cut.rods[i].final_velocity - whole.rods[i].final_velocity) <=
+              cut.velocity_error_bound + whole.velocity_error_bound);
+    CHECK(cut.velocity_error_bound <= 1e-9);
+    // A stepped rod, then the seeded random chains with every rod cut into 2 or 3 sections.
+    Rod stepped = make_rod(1, 0);
+    stepped.segments = {{0.5, 1, 1, 1}, {0.5, 2, 1, 1}};
+    std::vector<Chain> chains{Chain({make_rod(1, 1), cushioned(stepped, 20)})};
+    for (unsigned seed = 1; seed <= 12; ++seed) chains.push_back(testing::with_segments(testing::random_compliant_chain(seed), seed));
+    // Every jump splits in two at a welded junction between unequal sections, and the nodes stop at
+    // each: on undamped chains they multiply until max_work, and the chain is left to finite
+    // differences (§9.10). 6 of the 12 seeded chains solve within 1e6 steps (seeds 1, 2, 5, 7, 9
+    // and 11 stop there); the stepped rod solves in 2,160 steps.
+    std::size_t solved = 0;
+    std::string stopped;
+    for (std::size_t k = 0; k < chains.size(); ++k) {
+        INFO("chain " << k << " (0: the stepped rod; k: seed k)");
+        SolverOptions bounded = exact();
+        bounded.max_work = 1'000'000;
+        try {
+            const Outcome a = solve(chains[k], bounded), b = solve(chains[k], fd);
+            CHECK(a.settled);
+            CHECK(b.settled);
+            CHECK(a.velocity_error_bound <= 1e-9);
+            for (std::size_t i = 0; i < a.rods.size(); ++i)
+                CHECK(std::abs(a.rods[i].final_velocity - b.rods[i].final_velocity) <=
+                      a.velocity_error_bound + b.velocity_error_bound);
+            check_momentum_with_ends(a, 1e-12);
+            check_energy_defect(a);
+            ++solved;
+        } catch (const SolverLimitExceeded& e) {
+            CHECK_THAT(e.what(), Catch::Contains("jumps: they multiply") && Catch::Contains("finite-difference"));
+            stopped += " " + std::to_string(k);
+        }
+    }
+    WARN(solved << " of " << chains.size() << " chains with rods of segments solved; stopped at max_work:" << stopped);
+    CHECK(solved >= 7);
+}
+
+TEST_CASE("delay network: chains with an anechoic end balance momentum exactly (the end's impulse from the waves)",
+          "[exact][compliant][delay_network][anechoic]") {
+    // Until stop 42 an anechoic end's impulse came from the integrator, right to its tolerance, and
+    // the pieces it emitted were held to it by a correction that its long steps always deferred:
+    // seeds 7 and 13 here failed the outcome's momentum check (2.8e-10 and 1.4e-10 of the scale).
+    // Now a held, anechoic or welded end's impulse is the exact integral of the waves (§9.10).
+    std::size_t solved = 0;
+    std::string stopped;
+    for (unsigned seed = 1; seed <= 13; ++seed) {
+        INFO("seed " << seed);
+        const Chain random = testing::random_compliant_chain(seed);
+        ChainEnds ends;
+        ends.right.kind = EndKind::anechoic;
+        const Chain chain(random.rods(), ends);
+        SolverOptions bounded = exact();
+        bounded.max_work = 1'000'000;
+        try {
+            const Outcome o = solve(chain, bounded);
+            CHECK(o.settled);
+            check_momentum_with_ends(o, 1e-12);
+            check_energy_defect(o);
+            ++solved;
+        } catch (const SolverLimitExceeded&) {
+            stopped += " " + std::to_string(seed);
+        }
+    }
+    // The others are pushed by the rod's continuation, which moves in at -1 for ever: seed 3's
+    // middle rod leaves it at -1.000003 and no bound proves the parting before max_work.
+    WARN(solved << " of 13 chains with an anechoic right end settled within max_work = 1e6; stopped:" << stopped);
+    CHECK(solved >= 8);
 }
 
 TEST_CASE("delay network: loads (force and velocity, at either end, constant and sloped) agree with finite differences",
