@@ -159,6 +159,7 @@ private:
     }
 
     void advance(NodeRun& n, double T, double Tend) {
+        if (reflects_freely(n.node)) return reflect(n, T, Tend);
         std::vector<double> jumps, stops;
         if (n.node.left().rod >= 0) {
             const RodWaves& r = waves_[static_cast<std::size_t>(n.node.left().element)];
@@ -196,6 +197,32 @@ private:
             if (b < Tend || std::any_of(jumps.begin(), jumps.end(), [&](double t) { return std::abs(t - Tend) <= snap_; }))
                 n.jump_next = true;
         }
+    }
+
+    /// A free chain end with no mass (and no load): it sends back exactly what arrives, N = 0.
+    static bool reflects_freely(const JunctionNode& node) {
+        return node.masses() == 0 && node.links().size() == 1 && node.links().front().kind == NodeLink::Kind::free;
+    }
+
+    /// A free end over [T, Tend]: what arrives, piece by piece (shifted by the rod's transit time),
+    /// is what it emits (alpha_out = beta_in at a left end, beta_out = alpha_in at a right one), so
+    /// nothing is integrated or refit: the pieces stay exact, and so does the rod's momentum.
+    void reflect(NodeRun& n, double T, double Tend) {
+        const bool right_end = n.node.left().rod >= 0;
+        RodWaves& r = waves_[static_cast<std::size_t>(right_end ? n.node.left().element : n.node.right().element)];
+        const WaveHistory& in = right_end ? r.alpha : r.beta;
+        WaveHistory& out = right_end ? r.beta : r.alpha;
+        std::vector<WavePiece> arriving;
+        in.restricted(T - r.tau, Tend - r.tau, arriving);
+        for (std::size_t k = 0; k < arriving.size(); ++k) {
+            WavePiece p = arriving[k];  // a polynomial in the piece's own x: shifting its span keeps it
+            p.t0 = k == 0 ? T : arriving[k].t0 + r.tau;
+            p.t1 = k + 1 < arriving.size() ? arriving[k + 1].t0 + r.tau : Tend;
+            if (k == 0) p.jump = p.jump || n.jump_next;
+            out.append(p);
+        }
+        n.jump_next = false;
+        n.t = Tend;
     }
 
     /// Integrates node n over [a, b], inside which its arrivals do not jump.

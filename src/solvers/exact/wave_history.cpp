@@ -119,6 +119,31 @@ double WaveHistory::integral_of_square(double a, double b) const {
     return s;
 }
 
+void WaveHistory::restricted(double a, double b, std::vector<WavePiece>& out) const {
+    const double snap = 32 * std::numeric_limits<double>::epsilon() * std::max(std::abs(b), delay_);
+    if (a < 0) {  // the initial state
+        WavePiece p;
+        p.t0 = a;
+        p.t1 = std::min(b, 0.0);
+        p.c = {before_, 0, 0, 0, 0};
+        if (p.t1 > p.t0) out.push_back(p);
+        a = 0;
+    }
+    for (std::size_t k = pieces_.empty() ? 0 : find(a, false); k < pieces_.size() && pieces_[k].t0 < b; ++k) {
+        const WavePiece& q = pieces_[k];
+        const double lo = std::max(a, q.t0), hi = std::min(b, q.t1);
+        if (!(hi > lo)) continue;
+        WavePiece p = q;
+        if (lo != q.t0 || hi != q.t1) {
+            std::array<double, 5> v{};
+            for (std::size_t i = 0; i < 5; ++i) v[i] = q(lo + 0.5 * (lobatto_nodes()[i] + 1) * (hi - lo));
+            p = fit_piece(lo, hi, v, q.jump);
+        }
+        p.jump = q.jump && q.t0 >= a - snap;
+        out.push_back(p);
+    }
+}
+
 void WaveHistory::jumps(double a, double b, std::vector<double>& out) const {
     for (std::size_t k = find(a, false); k < pieces_.size() && pieces_[k].t0 <= b; ++k)
         if (pieces_[k].jump && pieces_[k].t0 > a) out.push_back(pieces_[k].t0);

@@ -39,6 +39,11 @@ public:
     /// ∫_a^b of the history and of its square (the initial state for t < 0).
     double integral(double a, double b) const;
     double integral_of_square(double a, double b) const;
+    /// The history over [a, b] as pieces restricted to it, in order and contiguous (a piece cut at a
+    /// or b is refit there, exact to rounding: the restriction of a polynomial is one; before 0,
+    /// one constant piece of the initial state). A piece keeps its flag where it starts inside the
+    /// span, and the first one where its piece starts at a (to rounding).
+    void restricted(double a, double b, std::vector<WavePiece>& out) const;
     /// Start times of the pieces flagged `jump` in (a, b].
     void jumps(double a, double b, std::vector<double>& out) const;
     /// Drops the pieces that end before t (what can no longer arrive or be asked for).
