@@ -585,10 +585,8 @@ private:
             const double energy = s.vibration_energy + 0.5 * s.momentum * s.momentum / mass;
             mean[i] = fixed ? 0.0 : s.momentum / mass;
             excursion[i] = energy_excursion_bound(length, fixed ? energy : s.vibration_energy, axial);
-            // A uniform rod's free motion has period 2T, 4T held at one end (it reflects inverted);
-            // a rod of segments has none in general.
-            if (chain_.element_indices(i).size() == 1) periods.push_back((fixed ? 4 : 2) * waves_[chain_.element_indices(i).front()].tau);
-            else periodic = false;
+            if (const std::optional<double> period = free_motion_period(chain_, i)) periods.push_back(*period);
+            else periodic = false;  // a rod of segments has none
         }
         double settle = T;  // by the energy bound (+inf once a contact's bound proves nothing)
         std::vector<double> separations;

@@ -505,11 +505,9 @@ double StaggeredGrid::watched_release_time(const std::vector<FreeRodMotion>& rod
     std::vector<double> periods, separations;
     for (std::size_t i = 0; i < chain_.size(); ++i) {
         if (chain_[i].is_mass()) continue;
-        const auto elements = chain_.element_indices(i);
-        if (elements.size() != 1) return inf;  // segments reflect inside: no period of 2T
-        const bool held = (i == 0 && ends.left.kind == EndKind::fixed) ||
-                          (i + 1 == chain_.size() && ends.right.kind == EndKind::fixed);
-        periods.push_back((held ? 4 : 2) * chain_.elements()[elements.front()].transit_time);
+        const std::optional<double> period = free_motion_period(chain_, i);
+        if (!period) return inf;  // segments reflect inside: no period
+        periods.push_back(*period);
     }
     for (std::size_t k = 0; k + 1 < rods.size(); ++k) separations.push_back(rods[k + 1].mean_velocity - rods[k].mean_velocity);
     if (walls.left) separations.push_back(rods.front().mean_velocity);

@@ -81,6 +81,18 @@ std::optional<double> common_period(const std::vector<double>& periods, int max_
     return std::nullopt;
 }
 
+std::optional<double> free_motion_period(const Chain& chain, std::size_t rod) {
+    const auto elements = chain.element_indices(rod);
+    if (chain[rod].is_mass() || elements.size() != 1) return std::nullopt;
+    bool held = false;
+    for (const ChainSide side : {ChainSide::left, ChainSide::right}) {
+        if (side == ChainSide::left ? rod != 0 : rod + 1 != chain.size()) continue;
+        if (chain.ends()[side].kind == EndKind::anechoic) return std::nullopt;
+        held = held || chain.ends()[side].kind == EndKind::fixed;
+    }
+    return (held ? 4 : 2) * chain.elements()[elements.front()].transit_time;
+}
+
 double watched_release_time(double t0, const std::vector<double>& periods, const std::vector<double>& separations,
                             double velocity_tolerance) {
     constexpr double inf = std::numeric_limits<double>::infinity();

@@ -82,6 +82,11 @@ double energy_excursion_bound(double length, double energy, double smallest_axia
 /// settling rule's velocity tolerance of 1e-10 V (docs/physics.md §6.9).
 std::optional<double> common_period(const std::vector<double>& periods, int max_multiple = 16);
 
+/// The period [s] of rod `rod`'s free motion with every contact open (docs/physics.md §6.9): 2T for
+/// a uniform rod, 4T held at a fixed chain end (the end reflects inverted); none for a rigid body,
+/// a rod of segments (they reflect inside) or a rod at an anechoic end.
+std::optional<double> free_motion_period(const Chain& chain, std::size_t rod);
+
 /// docs/physics.md §6.9: with every contact open at t0, the rods' free motions of the given
 /// periods [s] and each contact's separation velocity (mean velocity of the right side minus the
 /// left's, a wall's 0) [m/s], t0 + the common period if there is one and no separation velocity is

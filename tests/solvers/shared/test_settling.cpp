@@ -1,5 +1,6 @@
 // The no-further-contact bound (settling.hpp): end excursions of a free-free rod against a hand
 // computation, and the release time of a contact.
+#include "chain_builders.hpp"
 #include "solvers/shared/settling.hpp"
 
 #include <catch2/catch.hpp>
@@ -65,4 +66,24 @@ TEST_CASE("common period: equal, whole ratios, incommensurate, beyond the multip
     CHECK_FALSE(common_period({1.0, 18.0 / 17.0}));        // 17 times the longest: past the default 16
     CHECK(common_period({1.0, 18.0 / 17.0}, 17).value() == Approx(18.0).epsilon(1e-15));
     CHECK_FALSE(common_period({}));
+}
+
+TEST_CASE("free motion period: 2T, 4T held at a fixed end, none for segments, masses and anechoic ends",
+          "[settling]") {
+    // Rods of length 1 and 2 with c = 1 (transit 1 and 2), a mass between them.
+    Rod a = testing::make_rod(1, 1), b = testing::make_rod(2, 0), m = testing::make_mass(1, 0);
+    m.contact_stiffness = b.contact_stiffness = 10;
+    const Chain free_chain({a, m, b});
+    CHECK(free_motion_period(free_chain, 0) == Approx(2.0));
+    CHECK_FALSE(free_motion_period(free_chain, 1));
+    CHECK(free_motion_period(free_chain, 2) == Approx(4.0));
+    ChainEnds held;
+    held.right.kind = EndKind::fixed;
+    CHECK(free_motion_period(Chain({a, m, b}, held), 2) == Approx(8.0));
+    ChainEnds anechoic;
+    anechoic.left.kind = EndKind::anechoic;
+    CHECK_FALSE(free_motion_period(Chain({a, m, b}, anechoic), 0));
+    Rod stepped = b;
+    stepped.segments = {{1, 1, 1, 1}, {1, 2, 1, 1}};
+    CHECK_FALSE(free_motion_period(Chain({a, m, stepped}), 2));
 }
