@@ -160,6 +160,7 @@ private:
 
     void advance(NodeRun& n, double T, double Tend) {
         if (reflects_freely(n.node)) return reflect(n, T, Tend);
+        if (T = pass_open(n, T, Tend); T >= Tend) return;
         std::vector<double> jumps, stops;
         if (n.node.left().rod >= 0) {
             const RodWaves& r = waves_[static_cast<std::size_t>(n.node.left().element)];
@@ -208,21 +209,101 @@ private:
     /// is what it emits (alpha_out = beta_in at a left end, beta_out = alpha_in at a right one), so
     /// nothing is integrated or refit: the pieces stay exact, and so does the rod's momentum.
     void reflect(NodeRun& n, double T, double Tend) {
-        const bool right_end = n.node.left().rod >= 0;
-        RodWaves& r = waves_[static_cast<std::size_t>(right_end ? n.node.left().element : n.node.right().element)];
-        const WaveHistory& in = right_end ? r.alpha : r.beta;
-        WaveHistory& out = right_end ? r.beta : r.alpha;
-        std::vector<WavePiece> arriving;
-        in.restricted(T - r.tau, Tend - r.tau, arriving);
-        for (std::size_t k = 0; k < arriving.size(); ++k) {
-            WavePiece p = arriving[k];  // a polynomial in the piece's own x: shifting its span keeps it
-            p.t0 = k == 0 ? T : arriving[k].t0 + r.tau;
-            p.t1 = k + 1 < arriving.size() ? arriving[k + 1].t0 + r.tau : Tend;
-            if (k == 0) p.jump = p.jump || n.jump_next;
-            out.append(p);
-        }
+        send_back(n, n.node.left().rod >= 0, T, Tend, arriving_alpha_);
         n.jump_next = false;
         n.t = Tend;
+    }
+
+    /// The pieces arriving over [T, Tend] at node n's rod end on its left (`left_side`) or on its
+    /// right, in arrival time, into `arriving`: shifted by the rod's transit time (a polynomial in
+    /// the piece's own x keeps its values), the first starting at T and the last ending at Tend.
+    void arrivals_over(const NodeRun& n, bool left_side, double T, double Tend, std::vector<WavePiece>& arriving) const {
+        const RodWaves& r = waves_[static_cast<std::size_t>(left_side ? n.node.left().element : n.node.right().element)];
+        arriving.clear();
+        (left_side ? r.alpha : r.beta).restricted(T - r.tau, Tend - r.tau, arriving);
+        for (std::size_t k = 0; k < arriving.size(); ++k) {
+            WavePiece& p = arriving[k];
+            p.t1 = k + 1 < arriving.size() ? arriving[k + 1].t0 + r.tau : Tend;
+            p.t0 = k == 0 ? T : p.t0 + r.tau;
+        }
+    }
+
+    /// Node n's rod end on its left (`left_side`) or right, free over [T, Tend]: it emits what
+    /// arrives (the first piece flagged as a possible jump if the node's next piece is).
+    void send_back(const NodeRun& n, bool left_side, double T, double Tend, std::vector<WavePiece>& scratch) {
+        arrivals_over(n, left_side, T, Tend, scratch);
+        RodWaves& r = waves_[static_cast<std::size_t>(left_side ? n.node.left().element : n.node.right().element)];
+        WaveHistory& out = left_side ? r.beta : r.alpha;
+        for (std::size_t k = 0; k < scratch.size(); ++k) {
+            if (k == 0) scratch[k].jump = scratch[k].jump || n.jump_next;
+            out.append(scratch[k]);
+        }
+    }
+
+    /// An open contact between two rod ends, with no mass at it and nothing remembered (δ < 0, no
+    /// restitution memory, no correction owed): each end is free, so it sends back what arrives,
+    /// exactly, as reflect() does, while the gap δ, integrated exactly over the arriving pieces
+    /// (δ' = alpha - beta, the free ends' rate), provably stays open: from T up to Tend, or to the
+    /// first stretch where δ may reach 0, from which the integrator takes over and finds the closing
+    /// itself (docs/physics.md §9.10). Returns where it stopped (T: not such a node, or no stretch
+    /// proven open). An open contact between rods took most of the integrator's step attempts (the
+    /// hammer-cushion-pile benchmark: 57 %, bench/bench_compliant.cpp).
+    double pass_open(NodeRun& n, double T, double Tend) {
+        const JunctionNode& node = n.node;
+        if (node.masses() != 0 || node.links().size() != 1 || !node.links().front().unilateral() ||
+            node.left().rod < 0 || node.right().rod < 0 || n.branches.acting[0] || node.second_sense(0, n.branches) != 0 ||
+            n.owed_alpha != 0 || n.owed_beta != 0)
+            return T;
+        const double touching = snap_ * (V_ > 0 ? V_ : 1.0);  // what closes in a snap [m]
+        const double delta0 = n.x[0];
+        // Open, and closing where δ rises through 0 (the event function of an open link is δ).
+        if (!(delta0 < -touching) || node.event_value(0, n.x.data(), arrivals(node, T, false), n.branches) != delta0) return T;
+        std::vector<WavePiece>& pa = arriving_alpha_;
+        std::vector<WavePiece>& pb = arriving_beta_;
+        arrivals_over(n, true, T, Tend, pa);
+        arrivals_over(n, false, T, Tend, pb);
+        double until = T, delta = delta0;
+        for (std::size_t ia = 0, ib = 0; until < Tend && ia < pa.size() && ib < pb.size();) {
+            const WavePiece& a = pa[ia];
+            const WavePiece& b = pb[ib];
+            const double end = std::max(until, std::min({a.t1, b.t1, Tend}));  // (a join rounded below it)
+            // On [until, end] both arrivals are single polynomials: so is δ' = alpha - beta (degree
+            // 4, fit exactly through five points), and |δ'| <= the sum of its |coefficients|.
+            std::array<double, 5> rate{};
+            for (std::size_t k = 0; k < 5; ++k) {
+                const double t = until + 0.5 * (lobatto_nodes()[k] + 1) * (end - until);
+                rate[k] = a(t) - b(t);
+            }
+            double lipschitz = 0;
+            for (double c : fit_piece(until, end, rate, false).c) lipschitz += std::abs(c);
+            const double from = until, delta_from = delta;
+            const auto delta_at = [&](double t) { return delta_from + a.integral(from, t) - b.integral(from, t); };
+            // Up to where δ < -touching is proven, by bisection: on [p, q], δ is at most the mean of
+            // its ends plus lipschitz (q - p) / 2.
+            const auto open_until = [&](auto& self, double p, double q, double dp, double dq, int depth) -> double {
+                if (0.5 * (dp + dq) + 0.5 * lipschitz * (q - p) < -touching) return q;
+                if (depth == 0 || !(dp < -touching)) return p;
+                const double m = 0.5 * (p + q), dm = delta_at(m);
+                const double left = self(self, p, m, dp, dm, depth - 1);
+                return left < m ? left : self(self, m, q, dm, dq, depth - 1);
+            };
+            const double delta_end = delta_at(end);
+            until = open_until(open_until, from, end, delta_from, delta_end, 12);
+            delta = until == end ? delta_end : delta_at(until);
+            if (until < end) break;
+            if (a.t1 <= end) ++ia;
+            if (b.t1 <= end) ++ib;
+        }
+        if (!(until > T)) return T;
+        send_back(n, true, T, until, arriving_alpha_);
+        send_back(n, false, T, until, arriving_alpha_);
+        // No force over the stretch: the record ends a compression at T, as the first open step does.
+        if (const std::ptrdiff_t k = node.links().front().record; k >= 0)
+            contacts_[static_cast<std::size_t>(k)].add_step(0.0, T, until - T, T);
+        n.x[0] = delta;
+        n.jump_next = false;
+        n.t = until;
+        return until;
     }
 
     /// Integrates node n over [a, b], inside which its arrivals do not jump.
@@ -664,6 +745,7 @@ private:
     std::vector<RodWaves> waves_;  // per element (Chain::elements())
     std::vector<NodeRun> nodes_;
     std::size_t steps_ = 0, events_ = 0;
+    std::vector<WavePiece> arriving_alpha_, arriving_beta_;  // pass_open()'s scratch
     std::array<ForceHistory, 2> attached_;
 };
 
