@@ -99,16 +99,20 @@ TEST_CASE("compliant input: the exact solver's field and the rigid-law analyses 
     const Case c = parse_case("[[rod]]\n" + rod + "velocity = 1.0\n[[rod]]\n" + rod + "contact_stiffness = 10.0\n", "c.toml");
     SolverOptions o;
     o.method = Method::characteristics;
-    // The exact solver carries the outcome (its delay network, docs/physics.md §9.10) but not yet a
-    // wave field of such a chain.
+    // The exact solver carries the outcome of such a chain and samples its field and gauges (its
+    // delay network, docs/physics.md §9.10), but keeps no whole wave field: Python's field() reads
+    // one, and is refused.
     CHECK(solve(c.chain, o).settled);
+    CHECK(solve_with_field(c.chain, o, 10, 10).field.t.size() == 10);
     try {
-        solve_with_field(c.chain, o, 10, 10);
-        FAIL("the exact solver sampled a field of a compliant chain");
+        const std::vector<double> x{0.5}, t{0.5};
+        (void)exact_field_at(c.chain, o, x, t);
+        FAIL("the exact solver kept a whole wave field of a compliant chain");
     } catch (const UnsupportedMethod& e) {
         CHECK_THAT(std::string(e.what()),
-                   Catch::Contains("does not yet give the wave field, characteristics diagram or gauge signals") &&
-                       Catch::Contains("its delay network gives the outcome alone") &&
+                   Catch::Contains("does not draw the characteristics or displacement diagram, nor keep the whole "
+                                   "wave field") &&
+                       Catch::Contains("its delay network gives the outcome, field samples") &&
                        Catch::Contains("--method finite-difference"));
     }
     // Finite differences carry it and masses; an attached end
