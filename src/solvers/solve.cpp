@@ -9,6 +9,8 @@
 #include "solvers/shared/rigid_bodies.hpp"
 #include "solvers/solve_with_wave_field.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <functional>
 
@@ -180,6 +182,54 @@ std::size_t reported_force_samples(const Chain& chain, bool has_gauges, std::opt
     return has_gauges || chain.ends().any() ? default_samples : 0;
 }
 
+namespace {
+
+/// exact_field_at() on the delay network, which keeps no whole field: it samples the grid of the
+/// distinct times and positions asked for while it runs (at most max_field_samples of them), and
+/// runs on past settling to the latest time.
+FieldAtPoints delay_network_field_at(const Chain& chain, const SolverOptions& options, std::span<const double> x,
+                                     std::span<const double> t, double t_max) {
+    const auto distinct = [](std::span<const double> v) {
+        std::vector<double> d(v.begin(), v.end());
+        std::ranges::sort(d);
+        d.erase(std::unique(d.begin(), d.end()), d.end());
+        return d;
+    };
+    FieldAtPoints f;
+    if (options.end_time && t_max > *options.end_time) {  // past the horizon: nothing, as the front tracker's
+        f.valid_until = *options.end_time;
+        return f;
+    }
+    const std::vector<double> times = distinct(t), positions = distinct(x);
+    if (times.size() * positions.size() > max_field_samples)
+        throw std::invalid_argument(fmt::format(
+            "field: {} distinct times x {} distinct positions exceed the {} samples the exact solver takes of a "
+            "chain with compliant junctions (its delay network samples the grid they span while it runs, "
+            "docs/physics.md §9.10): ask for fewer, or on a grid",
+            times.size(), positions.size(), max_field_samples));
+    NetworkFieldSamples samples;
+    for (const double xk : positions) {
+        const auto [e, local] = element_point(chain, xk);
+        samples.points.push_back({e, local});
+    }
+    samples.times_for = [&](double, bool) { return times; };
+    (void)solve_delay_network(chain, options, &samples);
+    f.valid_until = t_max;  // it sampled through t_max
+    const auto index = [](const std::vector<double>& v, double value) {
+        return static_cast<Eigen::Index>(std::ranges::lower_bound(v, value) - v.begin());
+    };
+    for (std::size_t k = 0; k < x.size(); ++k) {
+        const Eigen::Index i = index(times, t[k]), j = index(positions, x[k]);
+        f.velocity.push_back(samples.velocity(i, j));
+        f.strain.push_back(samples.strain(i, j));
+        f.force.push_back(samples.force(i, j));
+        f.rod.push_back(chain.elements()[samples.points[static_cast<std::size_t>(j)].element].rod);
+    }
+    return f;
+}
+
+}  // namespace
+
 FieldAtPoints exact_field_at(const Chain& chain, const SolverOptions& options, std::span<const double> x,
                              std::span<const double> t) {
     if (x.size() != t.size()) throw std::invalid_argument("exact_field_at: x and t differ in length");
@@ -187,6 +237,7 @@ FieldAtPoints exact_field_at(const Chain& chain, const SolverOptions& options, s
     for (double tk : t) t_max = std::max(t_max, tk);
     SolverOptions o = options;
     o.method = Method::characteristics;
+    if (on_delay_network(chain, o)) return delay_network_field_at(chain, o, x, t, t_max);
     refuse_unsupported(chain, o, o.method);
     o.keep_history = true;
     if (t_max > o.record_until.value_or(0)) o.record_until = t_max;

@@ -4,6 +4,7 @@
 #include "case_errors.hpp"
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/solve.hpp"
+#include "solvers/solve_with_wave_field.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -100,13 +101,18 @@ TEST_CASE("compliant input: the exact solver's field and the rigid-law analyses 
     SolverOptions o;
     o.method = Method::characteristics;
     // The exact solver carries the outcome of such a chain and samples its field and gauges (its
-    // delay network, docs/physics.md §9.10), but keeps no whole wave field: Python's field() reads
-    // one, and is refused.
+    // delay network, docs/physics.md §9.10), and Python's field() at points, but keeps no whole
+    // wave field (the characteristics and displacement diagrams draw one), and refuses it.
     CHECK(solve(c.chain, o).settled);
     CHECK(solve_with_field(c.chain, o, 10, 10).field.t.size() == 10);
+    const std::vector<double> x{0.5, 1.5}, t{0.25, 0.0};
+    const FieldAtPoints at = exact_field_at(c.chain, o, x, t);
+    REQUIRE(at.velocity.size() == 2);
+    CHECK(at.velocity[0] == Approx(1.0));  // the striker before anything reaches its middle
+    CHECK(at.velocity[1] == 0.0);
+    CHECK(at.rod == std::vector<std::size_t>{0, 1});
     try {
-        const std::vector<double> x{0.5}, t{0.5};
-        (void)exact_field_at(c.chain, o, x, t);
+        (void)solve_with_wave_field(c.chain, o, {0});
         FAIL("the exact solver kept a whole wave field of a compliant chain");
     } catch (const UnsupportedMethod& e) {
         CHECK_THAT(std::string(e.what()),

@@ -60,6 +60,25 @@ TEST_CASE("delay network field: a mass on a semi-infinite rod sends V exp(-Z (t 
         CHECK(s.outcome.rods[0].final_velocity == o.rods[0].final_velocity);
     }
 
+    SECTION("the field at points (Python's field())") {
+        // Material coordinate: the mass has no length, so x is the rod's own coordinate. Pairs
+        // repeat times and positions, unordered; one point at t = 0.
+        const std::vector<double> x{0.0, 0.5, 0.25, 0.5, 1.0, 0.25}, t{2.0, 0.75, 2.0, 2.5, 1.5, 0.0};
+        const FieldAtPoints f = exact_field_at(chain, exact(3.0), x, t);
+        REQUIRE(f.velocity.size() == x.size());
+        CHECK(f.valid_until >= 2.5);
+        for (std::size_t k = 0; k < x.size(); ++k) {
+            INFO("x " << x[k] << ", t " << t[k]);
+            CHECK(std::abs(f.velocity[k] - velocity(x[k], t[k])) <= 1e-8 * V);
+            CHECK(std::abs(f.force[k] + Z * velocity(x[k], t[k])) <= 1e-8 * Z * V);
+            CHECK(f.rod[k] == 1);
+        }
+        // Beyond the horizon: nothing (as the front tracker's field, valid_until says to where).
+        const FieldAtPoints past = exact_field_at(chain, exact(1.0), x, t);
+        CHECK(past.velocity.empty());
+        CHECK(past.valid_until == 1.0);
+    }
+
     SECTION("field samples (run --field-csv, diagram --kind velocity or force)") {
         const SolutionWithField s = solve_with_field(chain, exact(3.0), 61, 20);
         REQUIRE(s.field.t.size() == 61);
