@@ -16,12 +16,7 @@ using rodcollide::testing::make_rod;
 
 namespace {
 
-SolverOptions exact(std::optional<double> end_time = std::nullopt) {
-    SolverOptions o;
-    o.method = Method::characteristics;
-    o.end_time = end_time;
-    return o;
-}
+SolverOptions exact(std::optional<double> end_time = std::nullopt) { return testing::exact_method(end_time); }
 
 }  // namespace
 
@@ -30,9 +25,7 @@ TEST_CASE("delay network field: a mass on a semi-infinite rod sends V exp(-Z (t 
     // Z = c = 1, L = 1 (T = 1), the far end anechoic: the wave the mass sends is the only one.
     // At x, from t = x/c on: v = V e^(-Z (t - x/c)/M), N = -Z v (compressive), strain N / EA.
     const double M = 2, V = 1, Z = 1;
-    ChainEnds ends;
-    ends.right.kind = EndKind::anechoic;
-    const Chain chain({make_mass(M, V), make_rod(1, 0)}, ends);
+    const Chain chain = testing::mass_on_semi_infinite_rod(M, V);
     const auto velocity = [&](double x, double t) { return t < x ? 0.0 : V * std::exp(-Z * (t - x) / M); };
     // Samples within 1e-9 of the front (t = x/c) are left out: the field jumps there.
     const auto off_front = [](double x, double t) { return std::abs(t - x) > 1e-9; };
