@@ -196,7 +196,7 @@ FieldAtPoints delay_network_field_at(const Chain& chain, const SolverOptions& op
         return d;
     };
     FieldAtPoints f;
-    if (options.end_time && t_max > *options.end_time) {  // past the horizon: nothing, as the front tracker's
+    if (options.end_time && t_max > *options.end_time) {  // the network stops at its horizon: nothing past it
         f.valid_until = *options.end_time;
         return f;
     }

@@ -66,7 +66,7 @@ TEST_CASE("delay network field: a mass on a semi-infinite rod sends V exp(-Z (t 
             CHECK(std::abs(f.force[k] + Z * velocity(x[k], t[k])) <= 1e-8 * Z * V);
             CHECK(f.rod[k] == 1);
         }
-        // Beyond the horizon: nothing (as the front tracker's field, valid_until says to where).
+        // Beyond the horizon: nothing (the network stops there; valid_until says so).
         const FieldAtPoints past = exact_field_at(chain, exact(1.0), x, t);
         CHECK(past.velocity.empty());
         CHECK(past.valid_until == 1.0);
