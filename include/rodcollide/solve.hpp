@@ -40,7 +40,8 @@ struct SolutionWithField {
 /// samples velocity and force over [0, t_end] at no more than `times` x `positions` points (each
 /// 2 to 2000; positions >= 1). Without t_end, over the recorded run: to the outcome's end_time
 /// (plus record_after_settling once settled), or record_until if later. Characteristics: the exact
-/// field at evenly spaced times and positions (sample_field). Finite differences: the grid's own
+/// field at evenly spaced times and positions (sample_field; on a chain with compliant junctions,
+/// sampled while the delay network runs, to its stated accuracy). Finite differences: the grid's own
 /// history (finite_difference.hpp), to the end of the run or, given t_end, to t_end.
 /// @throws InvalidInput for bad options or bounds (validate(FieldResolution): "times", "positions").
 /// @throws what solve() throws.
@@ -60,7 +61,9 @@ struct FieldAtPoints {
 
 /// Python's field(): solves with the exact solver (characteristics, whatever options.method),
 /// keeping the field's history through the latest t[k] (raising options.record_until to it), and
-/// reads the field at the points.
+/// reads the field at the points. On a chain with compliant junctions its delay network samples the
+/// grid of the distinct x[k] and t[k] while it runs instead (at most max_field_samples, else
+/// std::invalid_argument), and gives nothing past options.end_time.
 /// @pre each x[k] in [0, chain.total_length()] and each t[k] finite and >= 0 (not checked here:
 ///      Python's field() checks them).
 /// @throws std::invalid_argument if x and t differ in length.
@@ -75,7 +78,8 @@ struct SolutionWithGauges {
 };
 
 /// The one entry point for gauge signals (`run --gauges`, `run --json`, Python's run()): solves
-/// with options.method (solve_with_wave_field: the outcome is the same) and samples each gauge at
+/// with options.method (solve_with_wave_field, or on a chain with compliant junctions the exact
+/// solver's delay network sampling while it runs: the outcome is the same) and samples each gauge at
 /// `samples` equally spaced times (2 to largest_samples) over [0, t_end]. Without t_end: to the
 /// horizon if options.end_time is set, else to two transits of the whole chain past settling, so
 /// the signals show the vibration left; never past what the run recorded.

@@ -58,7 +58,9 @@ closing and opening: the same samples as Python's Outcome.contact_forces() (docs
 Compliant junctions and rigid masses (issue 23: contact_stiffness, kind = "mass", spring and
 dashpot ends; docs/physics.md §9) in a chain with rods run with either method: the exact solver
 carries them as a delay network (§9.10: rods exact, junctions to its stated accuracy; loads and
-rods of segments included) but not yet --plot or gauges there (use --method finite-difference).
+rods of segments included), with their field (--field-csv) and gauges sampled as it runs; --plot
+(the characteristics diagram of piecewise-constant waves) is refused there: their waves are smooth
+(rodcollide diagram CASE --kind velocity, force or gauges draws them, by either method).
 A chain of masses with no rod runs with either method (the exact solver integrates its ODE system
 to the stated accuracy; finite differences by velocity Verlet), with no field, diagram or gauges.
 A spring or dashpot end never lets the chain settle: give --end-time. Their outcome adds

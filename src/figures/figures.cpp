@@ -8,6 +8,7 @@
 #include "rodcollide/solve.hpp"
 #include "sampling/wave_field_samples.hpp"
 #include "solvers/exact/characteristics.hpp"
+#include "solvers/exact/delay_network.hpp"
 #include "solvers/shared/rigid_bodies.hpp"
 #include "solvers/solve_with_wave_field.hpp"
 
@@ -76,6 +77,14 @@ FigureSource solve_figure(const Chain& chain, const SolverOptions& options, cons
     FigureSource source;
     auto solved = std::make_shared<internal::SolvedFigure>();
     source.solved = solved;
+    if (request.kind == FigureKind::gauges && options.method == Method::characteristics && delay_network_chain(chain)) {
+        // The delay network samples its gauges while it runs (it keeps no WaveField).
+        SolutionWithGauges s = solve_with_gauges(chain, recording(chain, options, t_end), request.gauges,
+                                                 request.gauge_samples, t_end);
+        source.t_end = s.gauges.empty() || s.gauges.front().time.empty() ? 0.0 : s.gauges.front().time.back();
+        solved->gauge_signals = std::move(s.gauges);
+        return source;
+    }
     if (request.kind == FigureKind::gauges) {
         std::vector<std::size_t> rods;
         for (const Gauge& g : request.gauges) rods.push_back(g.rod);
@@ -87,15 +96,14 @@ FigureSource solve_figure(const Chain& chain, const SolverOptions& options, cons
     if (!accepts_finite_difference(request.kind)) {
         // These kinds draw the front tracker's piecewise-constant waves. A chain with no rod has no
         // waves; one with compliant junctions has smooth ones, which the exact solver's delay
-        // network carries for the outcome alone (docs/physics.md §9.10).
+        // network samples as fields and gauges (docs/physics.md §9.10).
         if (rigid_bodies_only(chain))
             throw UnsupportedMethod(rigid_bodies_field_refusal());
         if (chain.compliant())
             throw UnsupportedMethod(fmt::format(
                 "--kind {} is drawn from the front tracker's piecewise-constant waves; with compliant contacts "
-                "or walls, masses, balls or spring/dashpot ends the waves are smooth, and the exact solver "
-                "gives their outcome alone (docs/physics.md §9.10): draw --kind velocity, force or gauges with "
-                "--method finite-difference",
+                "or walls, masses, balls or spring/dashpot ends the waves are smooth (docs/physics.md §9.10): "
+                "draw --kind velocity, force or gauges (by either method)",
                 to_string(request.kind)));
         SolverOptions exact = recording(chain, options, t_end);
         exact.method = Method::characteristics;
@@ -145,8 +153,9 @@ Figure draw_solved_figure(const Chain& chain, const FigureSource& source, const 
             break;
         }
         case FigureKind::gauges:
-            figure.files = plot_gauges(sample_gauges(solved.wave_field.value(), request.gauges, figure.t_end,
-                                                     request.gauge_samples),
+            figure.files = plot_gauges(solved.gauge_signals ? *solved.gauge_signals
+                                                            : sample_gauges(solved.wave_field.value(), request.gauges,
+                                                                            figure.t_end, request.gauge_samples),
                                        request.image, request.plot);
             break;
     }

@@ -4,10 +4,12 @@
 
 #include "rodcollide/field_samples.hpp"
 #include "rodcollide/figures.hpp"
+#include "rodcollide/gauge_signals.hpp"
 #include "solvers/exact/characteristics.hpp"
 #include "solvers/shared/wave_field.hpp"
 
 #include <optional>
+#include <vector>
 
 namespace rodcollide::internal {
 
@@ -20,6 +22,9 @@ struct SolvedFigure {
     /// Gauges: the wave field of the gauges' rods through t_end, from options.method
     /// (solve_with_wave_field).
     std::optional<WaveField> wave_field;
+    /// Gauges on the exact solver's delay network: their signals, sampled while it ran (it keeps no
+    /// WaveField; solve_with_gauges).
+    std::optional<std::vector<GaugeSignal>> gauge_signals;
 };
 
 }  // namespace rodcollide::internal

@@ -149,10 +149,11 @@ std::string rigid_bodies_field_refusal() {
 }
 
 std::string compliant_field_refusal(std::string_view what) {
-    return fmt::format("{} does not yet give the wave field, characteristics diagram or gauge signals of a chain "
-                       "with rods and compliant contacts or walls, masses, balls or spring/dashpot ends (its delay "
-                       "network gives the outcome alone, docs/physics.md §9.10): use --method finite-difference "
-                       "([solver] method = \"finite-difference\")",
+    return fmt::format("{} does not draw the characteristics or displacement diagram, nor keep the whole wave field, "
+                       "of a chain with rods and compliant contacts or walls, masses, balls or spring/dashpot ends: "
+                       "its waves are smooth, and its delay network gives the outcome, field samples (--field-csv, "
+                       "diagram --kind velocity or force, Python's field()) and gauge signals (docs/physics.md "
+                       "§9.10); for the rest use --method finite-difference ([solver] method = \"finite-difference\")",
                        what);
 }
 

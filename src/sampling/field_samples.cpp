@@ -15,20 +15,31 @@
 
 namespace rodcollide {
 
-FieldSamples sample_field(const WaveField& field, double t_end, std::size_t nt, std::size_t nx) {
+std::vector<double> sample_times(double t_end, std::size_t n) {
+    std::vector<double> t;
+    for (std::size_t i = 0; i < n; ++i) t.push_back(n == 1 ? 0.0 : t_end * static_cast<double>(i) / static_cast<double>(n - 1));
+    return t;
+}
+
+FieldSamples field_positions(const Chain& chain, std::size_t nt, std::size_t nx) {
     if (nt < 1 || nx < 1 || nt * nx > max_field_samples)
         throw std::invalid_argument(fmt::format("field samples: {} x {} exceeds the limit of {} samples",
                                                 nt, nx, max_field_samples));
+    FieldSamples s;
+    const double length = chain.total_length();
+    for (std::size_t j = 0; j < nx; ++j) {
+        s.x.push_back(length * (static_cast<double>(j) + 0.5) / static_cast<double>(nx));
+        s.rod.push_back(chain.elements()[element_point(chain, s.x.back()).first].rod);
+    }
+    return s;
+}
+
+FieldSamples sample_field(const WaveField& field, double t_end, std::size_t nt, std::size_t nx) {
+    FieldSamples s = field_positions(field.chain(), nt, nx);
     if (t_end > field.valid_until() * (1 + 1e-12))
         throw std::invalid_argument(fmt::format("field samples: t_end {} is beyond the solved time {}",
                                                 t_end, field.valid_until()));
-    FieldSamples s;
-    const double length = field.chain().total_length();
-    for (std::size_t i = 0; i < nt; ++i) s.t.push_back(nt == 1 ? 0.0 : t_end * static_cast<double>(i) / (nt - 1));
-    for (std::size_t j = 0; j < nx; ++j) {
-        s.x.push_back(length * (j + 0.5) / nx);
-        s.rod.push_back(field.rod_at(s.x.back()));
-    }
+    s.t = sample_times(t_end, nt);
     s.velocity.resize(nt, nx);
     s.force.resize(nt, nx);
     for (std::size_t i = 0; i < nt; ++i)

@@ -15,8 +15,7 @@ std::vector<GaugeSignal> sample_gauges(const WaveField& field, const std::vector
     for (const Gauge& g : gauges) {
         GaugeSignal s;
         s.gauge = g;
-        for (std::size_t i = 0; i < samples; ++i) {
-            const double t = t_end * static_cast<double>(i) / static_cast<double>(samples - 1);
+        for (const double t : sample_times(t_end, samples)) {
             const PointState p = field.state(g.rod, g.x, t);
             s.time.push_back(t);
             s.velocity.push_back(p.velocity);

@@ -13,6 +13,13 @@
 
 namespace rodcollide {
 
+/// The times of field samples and gauge signals: n equally spaced over [0, t_end] (n = 1: 0 alone).
+std::vector<double> sample_times(double t_end, std::size_t n);
+/// The positions of field samples: nx cell centres along the chain's material coordinate and the
+/// rods holding them (FieldSamples::x and rod; t and the fields left empty). Throws
+/// std::invalid_argument if nt * nx exceeds max_field_samples.
+FieldSamples field_positions(const Chain& chain, std::size_t nt, std::size_t nx);
+
 /// Samples an exact field at nt times in [0, t_end] and nx cell centres along the chain.
 /// Throws std::invalid_argument if nt * nx exceeds max_field_samples or t_end is beyond the
 /// field's validity.

@@ -4,6 +4,7 @@
 #include "case_errors.hpp"
 #include "rodcollide/case_file.hpp"
 #include "rodcollide/solve.hpp"
+#include "solvers/solve_with_wave_field.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -99,16 +100,25 @@ TEST_CASE("compliant input: the exact solver's field and the rigid-law analyses 
     const Case c = parse_case("[[rod]]\n" + rod + "velocity = 1.0\n[[rod]]\n" + rod + "contact_stiffness = 10.0\n", "c.toml");
     SolverOptions o;
     o.method = Method::characteristics;
-    // The exact solver carries the outcome (its delay network, docs/physics.md §9.10) but not yet a
-    // wave field of such a chain.
+    // The exact solver carries the outcome of such a chain and samples its field and gauges (its
+    // delay network, docs/physics.md §9.10), and Python's field() at points, but keeps no whole
+    // wave field (the characteristics and displacement diagrams draw one), and refuses it.
     CHECK(solve(c.chain, o).settled);
+    CHECK(solve_with_field(c.chain, o, 10, 10).field.t.size() == 10);
+    const std::vector<double> x{0.5, 1.5}, t{0.25, 0.0};
+    const FieldAtPoints at = exact_field_at(c.chain, o, x, t);
+    REQUIRE(at.velocity.size() == 2);
+    CHECK(at.velocity[0] == Approx(1.0));  // the striker before anything reaches its middle
+    CHECK(at.velocity[1] == 0.0);
+    CHECK(at.rod == std::vector<std::size_t>{0, 1});
     try {
-        solve_with_field(c.chain, o, 10, 10);
-        FAIL("the exact solver sampled a field of a compliant chain");
+        (void)solve_with_wave_field(c.chain, o, {0});
+        FAIL("the exact solver kept a whole wave field of a compliant chain");
     } catch (const UnsupportedMethod& e) {
         CHECK_THAT(std::string(e.what()),
-                   Catch::Contains("does not yet give the wave field, characteristics diagram or gauge signals") &&
-                       Catch::Contains("its delay network gives the outcome alone") &&
+                   Catch::Contains("does not draw the characteristics or displacement diagram, nor keep the whole "
+                                   "wave field") &&
+                       Catch::Contains("its delay network gives the outcome, field samples") &&
                        Catch::Contains("--method finite-difference"));
     }
     // Finite differences carry it and masses; an attached end

@@ -24,6 +24,25 @@ inline Rod cushioned(Rod r, double k, double p = 1, double c = 0) {
     return r;
 }
 
+/// The exact solver (on such chains, its delay network) to `end_time` (none: to settling) at
+/// `accuracy` (none: its default).
+inline SolverOptions exact_method(std::optional<double> end_time = std::nullopt,
+                                  std::optional<double> accuracy = std::nullopt) {
+    SolverOptions o;
+    o.method = Method::characteristics;
+    o.end_time = end_time;
+    o.accuracy = accuracy;
+    return o;
+}
+
+/// A rigid mass M at V striking a rod at rest (L = Z = c = 1) whose far end is anechoic: a mass on
+/// a semi-infinite rod, whose force is Z V e^(-Z t/M).
+inline Chain mass_on_semi_infinite_rod(double M, double V) {
+    ChainEnds ends;
+    ends.right.kind = EndKind::anechoic;
+    return Chain({make_mass(M, V), make_rod(1, 0)}, ends);
+}
+
 /// Chain `seed` of 3-5 elements: rods and masses, compliant contacts (linear and Hertz-like, with
 /// dashpots) at small gaps, velocities that make it collide, and on every fourth seed a compliant
 /// wall at a gap on the right. With `restitution`, each contact (and that wall) also draws an e in

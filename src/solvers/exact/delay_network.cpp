@@ -4,6 +4,7 @@
 #include "solvers/exact/junction_node.hpp"
 #include "solvers/exact/wave_history.hpp"
 #include "solvers/shared/contact_record.hpp"
+#include "solvers/shared/junction.hpp"
 #include "solvers/shared/outcome_builder.hpp"
 #include "solvers/shared/rigid_bodies.hpp"
 #include "solvers/shared/settling.hpp"
@@ -69,9 +70,9 @@ struct Run {
 
 class Network {
 public:
-    Network(const Chain& chain, const SolverOptions& options, double tol)
+    Network(const Chain& chain, const SolverOptions& options, double tol, NetworkFieldSamples* samples = nullptr)
         : chain_(chain), options_(options), tol_(tol), contacts_(chain), V_(chain.velocity_scale()),
-          tolerances_(contact_tolerances(chain)) {
+          tolerances_(contact_tolerances(chain)), samples_(samples) {
         window_ = chain.shortest_transit_time();
         snap_ = 1e-12 * window_;
         for (const Element& e : chain.elements()) {
@@ -117,28 +118,40 @@ public:
     Run run() {
         const std::optional<double> horizon = options_.end_time;
         double T = 0;
-        if (V_ == 0) return finish(0, true, false);
+        if (V_ == 0) {  // at rest for ever
+            sample(std::numeric_limits<double>::infinity());
+            return finish(0, true, false);
+        }
         // The settling proof (§2.4) holds only if no contact carries force before the release time:
         // the bound is taken at the start of a force-free epoch and the run goes on to it; an event
         // meanwhile (a contact closing) ends the epoch (SettlingWatch's rule).
         std::optional<double> release;
         std::size_t events_at_release = 0;
-        for (;;) {
+        const auto next_window = [&] {
             double Tend = T + window_;
             if (horizon) Tend = std::min(Tend, *horizon);
             for (NodeRun& n : nodes_) advance(n, T, Tend);
             T = Tend;
+            sample(T);
             for (RodWaves& r : waves_) {
                 r.alpha.forget_before(T - r.tau - 2 * window_);
                 r.beta.forget_before(T - r.tau - 2 * window_);
             }
+        };
+        for (;;) {
+            next_window();
             if (horizon && T >= *horizon) return finish(T, false, true);
             if (release && events_ != events_at_release) release.reset();
             if (!release) {
                 const double settle = settle_time(T);
                 if (std::isfinite(settle)) release = settle, events_at_release = events_;
             }
-            if (release && *release <= T) return finish(*release, true, false, T);
+            if (release && *release <= T) {
+                Run settled = finish(*release, true, false, T);
+                // The field is recorded past settling (the free vibration after the last contact).
+                while (samples_ && next_sample_ < samples_->times.size()) next_window();
+                return settled;
+            }
         }
     }
 
@@ -609,6 +622,27 @@ private:
         return true;
     }
 
+    /// The field samples at times up to T (NetworkFieldSamples): every emission they read is
+    /// known and still kept (within a transit of T, the last window's included).
+    void sample(double T) {
+        if (!samples_) return;
+        NetworkFieldSamples& s = *samples_;
+        for (; next_sample_ < s.times.size() && s.times[next_sample_] <= T; ++next_sample_) {
+            const double t = s.times[next_sample_];
+            for (std::size_t j = 0; j < s.points.size(); ++j) {
+                const Element& el = chain_.elements()[s.points[j].element];
+                const RodWaves& r = waves_[s.points[j].element];
+                const double x = s.points[j].x;
+                const double alpha = r.alpha.at(t - x / el.wave_speed), beta = r.beta.at(t - (el.length - x) / el.wave_speed);
+                const auto row = static_cast<Eigen::Index>(next_sample_);
+                const auto col = static_cast<Eigen::Index>(j);
+                s.velocity(row, col) = velocity_of(alpha, beta);
+                s.force(row, col) = force_of(el.impedance, alpha, beta);
+                s.strain(row, col) = s.force(row, col) / el.axial_stiffness;
+            }
+        }
+    }
+
     /// Rod i's momentum and vibration energy at T, summed over its elements (segments).
     RodState rod_state(std::size_t i, double T) const {
         RodState s;
@@ -731,7 +765,7 @@ private:
         r.steps = steps_;
         r.events = events_;
         r.attached_forces = attached_;
-        r.contacts = std::move(contacts_);
+        r.contacts = contacts_;  // a copy: a run sampling its field goes on past settling
         return r;
     }
 
@@ -747,6 +781,8 @@ private:
     std::size_t steps_ = 0, events_ = 0;
     std::vector<WavePiece> arriving_alpha_, arriving_beta_;  // pass_open()'s scratch
     std::array<ForceHistory, 2> attached_;
+    NetworkFieldSamples* samples_ = nullptr;
+    std::size_t next_sample_ = 0;  // the first sample time not yet reached
 };
 
 /// The velocity error [m/s] the run's energy defect reveals (as energy_defect_error() for rigid
@@ -770,7 +806,7 @@ double energy_defect_velocity_error(const Chain& chain, const Run& run, double V
 
 }  // namespace
 
-Outcome solve_delay_network(const Chain& chain, const SolverOptions& options) {
+Outcome solve_delay_network(const Chain& chain, const SolverOptions& options, NetworkFieldSamples* samples) {
     check_rigid_bodies_options(chain, options);  // an attached end never settles: end_time is needed
     const double V = chain.velocity_scale();
     const double target = options.accuracy.value_or(default_rigid_body_accuracy);
@@ -780,6 +816,15 @@ Outcome solve_delay_network(const Chain& chain, const SolverOptions& options) {
     RefinedRuns<Run> runs = refine_tolerance<Run>(
         target, V, smallest_tolerance, [&](double tol) { return Network(chain, options, tol).run(); }, bound_of);
     Run& fine = runs.fine;
+    if (samples) {  // the fine run again, sampling its field over the span its outcome sets
+        samples->times = samples->times_for(fine.end_time, fine.settled);
+        const auto rows = static_cast<Eigen::Index>(samples->times.size());
+        const auto cols = static_cast<Eigen::Index>(samples->points.size());
+        samples->velocity.setZero(rows, cols);
+        samples->force.setZero(rows, cols);
+        samples->strain.setZero(rows, cols);
+        (void)Network(chain, options, runs.tol, samples).run();
+    }
     const double bound = std::max(runs.bound, energy_defect_velocity_error(chain, fine, V));
     SolverReport report;
     report.method = Method::characteristics;

@@ -185,33 +185,34 @@ PointState WaveField::element_state(std::size_t e, double x, double t) const {
     return p;
 }
 
-std::pair<std::size_t, double> WaveField::locate(std::size_t rod, double x) const {
-    const auto elements = chain_.element_indices(rod);
-    const double rod_offset = chain_.elements()[elements.front()].offset;
+std::pair<std::size_t, double> rod_point(const Chain& chain, std::size_t rod, double x) {
+    const auto elements = chain.element_indices(rod);
+    const double rod_offset = chain.elements()[elements.front()].offset;
     std::size_t e = elements.front();
     for (std::size_t next : elements | std::views::drop(1))
-        if (x >= chain_.elements()[next].offset - rod_offset) e = next;
-    return {e, x - (chain_.elements()[e].offset - rod_offset)};
+        if (x >= chain.elements()[next].offset - rod_offset) e = next;
+    return {e, x - (chain.elements()[e].offset - rod_offset)};
+}
+
+std::pair<std::size_t, double> element_point(const Chain& chain, double x) {
+    const std::vector<Element>& elements = chain.elements();
+    std::size_t e = 0;
+    while (e + 1 < elements.size() && x >= elements[e + 1].offset) ++e;
+    return {e, std::clamp(x - elements[e].offset, 0.0, elements[e].length)};
 }
 
 PointState WaveField::state(std::size_t rod, double x, double t) const {
-    const auto [e, local] = locate(rod, x);
+    const auto [e, local] = rod_point(chain_, rod, x);
     return element_state(e, local, t);
 }
 
-std::size_t WaveField::element_at(double x) const {
-    const std::vector<Element>& elements = chain_.elements();
-    std::size_t e = 0;
-    while (e + 1 < elements.size() && x >= elements[e + 1].offset) ++e;
-    return e;
-}
+std::size_t WaveField::element_at(double x) const { return element_point(chain_, x).first; }
 
 std::size_t WaveField::rod_at(double x) const { return chain_.elements()[element_at(x)].rod; }
 
 PointState WaveField::state_at(double x, double t) const {
-    const std::size_t e = element_at(x);
-    const Element& el = chain_.elements()[e];
-    return element_state(e, std::clamp(x - el.offset, 0.0, el.length), t);
+    const auto [e, local] = element_point(chain_, x);
+    return element_state(e, local, t);
 }
 
 namespace {
@@ -243,7 +244,7 @@ double WaveField::energy(std::size_t rod, double t) const {
 }
 
 double WaveField::displacement(std::size_t rod, double x_rod, double t) const {
-    const auto [e, x] = locate(rod, x_rod);
+    const auto [e, x] = rod_point(chain_, rod, x_rod);
     const Element& el = chain_.elements()[e];
     const double c = el.wave_speed;
     const double a0 = (el.length - x) / c, b0 = x / c;
@@ -251,7 +252,7 @@ double WaveField::displacement(std::size_t rod, double x_rod, double t) const {
 }
 
 std::vector<double> WaveField::front_passages(std::size_t rod, double x_rod, double t_end) const {
-    const auto [e, x] = locate(rod, x_rod);
+    const auto [e, x] = rod_point(chain_, rod, x_rod);
     const Element& el = chain_.elements()[e];
     const double c = el.wave_speed;
     std::vector<double> out;

@@ -95,6 +95,12 @@ struct FrontSegment {
     double jump = 0;           ///< change of the invariant across the front [m/s]
 };
 
+/// The element holding chain material coordinate x (the right one at a boundary) and x in it,
+/// within [0, L] (rods side by side; elements.hpp).
+std::pair<std::size_t, double> element_point(const Chain& chain, double x);
+/// The element of `rod` holding the rod's local coordinate x, and x in that element.
+std::pair<std::size_t, double> rod_point(const Chain& chain, std::size_t rod, double x);
+
 class WaveField {
 public:
     /// A field with every rod in its initial state (alpha = beta = initial velocity).
@@ -159,9 +165,6 @@ public:
     std::vector<FrontSegment> fronts(double t_end, double min_jump = 0) const;
 
 private:
-    /// The element of `rod` holding local coordinate x of the rod, and x in that element.
-    std::pair<std::size_t, double> locate(std::size_t rod, double x) const;
-
     Chain chain_;
     std::vector<StepFunction> alpha_;
     std::vector<StepFunction> beta_;

@@ -26,11 +26,7 @@ using rodcollide::testing::mass_on_fixed_bar_force;
 namespace {
 
 SolverOptions exact(std::optional<double> end_time = std::nullopt, std::optional<double> accuracy = std::nullopt) {
-    SolverOptions o;
-    o.method = Method::characteristics;
-    o.end_time = end_time;
-    o.accuracy = accuracy;
-    return o;
+    return testing::exact_method(end_time, accuracy);
 }
 
 /// initial + input = rigid + vibration + contact + dissipated + radiated + dropped holds by
@@ -61,9 +57,7 @@ double integrate(F&& f, double a, double b, int n = 200) {
 TEST_CASE("delay network: a mass strikes a semi-infinite rod, F = Z V exp(-Z t / M), all energy radiated",
           "[exact][compliant][delay_network][closed_form]") {
     const double M = 2, V = 1, Z = 1;
-    ChainEnds ends;
-    ends.right.kind = EndKind::anechoic;
-    const Chain chain({make_mass(M, V), make_rod(1, 0)}, ends);
+    const Chain chain = testing::mass_on_semi_infinite_rod(M, V);
     // The force history through its integral: the mass's velocity V e^(-Z t/M) and the contact's
     // impulse M V (1 - e^(-Z t/M)) at sampled times (the rod's far end is anechoic: nothing returns).
     for (const double t : {0.3, 1.0, 2.5, 6.0}) {
