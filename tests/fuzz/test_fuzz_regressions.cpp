@@ -60,7 +60,8 @@ TEST_CASE("finite differences state an error that covers the energy their scheme
     // agreed (phase-locked), so the two-grid estimate said 1e-10 V while rod 1 ended 5e-7 V off and
     // the scheme created 2.5e-7 of the energy. Grids that coarse now get no estimate (+infinity,
     // with a warning that names the cells to use), and the outcome passes its self-check at the
-    // accuracy it states. (On 16 cells the estimate still misses: fuzz/open/README.md.)
+    // accuracy it states. (From 32 cells on, the grids share rod 0's Courant defect, 1e-6, and
+    // the estimate states it: tests/solvers/fd/test_finite_difference_estimate.cpp.)
     const fs::path file = fs::path(RODCOLLIDE_SOURCE_DIR) / "fuzz" / "regressions" / "fd_accuracy_claim.toml";
     const rodcollide::Case c = rodcollide::load_case(file);
     rodcollide::SolverOptions fd = c.solver;

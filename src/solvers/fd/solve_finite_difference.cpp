@@ -41,6 +41,16 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 /// 1.18), 2.5 all of them with the largest error at 0.95 of its estimate.
 constexpr double safety = 2.5;
 
+/// A Courant defect is shared by two grids when they differ by at most this fraction of it (on
+/// grids that share it exactly, rounding of c dt / h moves it by 1e-16 absolute).
+constexpr double shared_defect_tolerance = 1e-6;
+/// The estimate's factor on defect x V for a shared defect (shared_courant_defect()): the error
+/// measured on two- and three-rod chains with defects 1e-7 to 5e-4 was at most 0.71 defect x V
+/// (tests/solvers/fd/test_finite_difference_estimate.cpp).
+constexpr double shared_defect_safety = 2;
+/// The estimate's factor on first_step_closing_error().
+constexpr double first_step_safety = 2;
+
 /// Fewest cells (shortest element) of a coarser grid. Below it grids can agree while all are far
 /// off (fuzz/regressions/fd_accuracy_claim.toml: 4 and 2 cells agreed to 1e-10 V and were
 /// 5e-7 V off), so no estimate is made.
@@ -152,6 +162,7 @@ public:
         work_ += work_done(s);
     }
     bool has(const GridLayout& grid) const { return runs_.count(grid.shortest_rod_cells) > 0; }
+    const Chain& chain() const { return chain_; }
     double work() const { return work_; }
 
 private:
@@ -161,6 +172,61 @@ private:
     std::map<std::size_t, Run> runs_;  // by cells in the shortest element
     double work_ = 0;
 };
+
+/// The Courant defect 1 - c dt / h that an element has alike on the fine grid and on every coarser
+/// grid of its estimate, the largest over the elements [-]. Element i gets floor(n T_i / T_min)
+/// cells on a grid of n cells in the shortest (choose_grid()), so a transit time a fraction delta
+/// above a whole multiple m of T_min runs at Courant m / (m + delta) on every grid with
+/// n delta < 1: the same defect on all of them. Their runs then differ by the phase part of the
+/// error only, and the pairs of the estimate cannot see the part the defect makes, about
+/// defect x V / 2 (fuzz/regressions/fd_accuracy_claim.toml: rods 1 and 0.4999995, Courant
+/// 1 - 1e-6 in the longer on every grid below 10^6 cells, 5e-7 m/s off while the pairs stated
+/// 2.6e-9; docs/finite_difference.md, "Error estimate"). A defect that changes from grid to grid
+/// is the ordinary error of a grid, which the pairs see.
+double shared_courant_defect(const GridLayout& fine, const std::vector<GridLayout>& coarser) {
+    double shared = 0;
+    for (std::size_t i = 0; i < fine.courant.size(); ++i) {
+        const double defect = 1 - fine.courant[i];
+        if (!(defect > finite_difference_rounding)) continue;
+        const bool alike = std::ranges::all_of(coarser, [&](const GridLayout& g) {
+            return std::abs((1 - g.courant[i]) - defect) <= shared_defect_tolerance * defect;
+        });
+        if (alike) shared = std::max(shared, defect);
+    }
+    return shared;
+}
+
+/// The error [m/s] of the gap closings that fall inside the first step of every grid of an
+/// estimate (dt: the fine grid's step, the shortest): a rigid contact (or wall) whose gap g closes
+/// at t = g / w, w the initial approach speed, with 0 < t < dt. Every later opening that the
+/// closing's front decides then falls the same t after a time that is on every grid (a multiple
+/// of T_min: t = 0 is on all of them), so each grid takes the same share of one step's force there
+/// and the grids agree while all are off (docs/finite_difference.md, "Error estimate"). Three rods
+/// 1, 0.5 and 0.7 long of areas 1, 2 and 1.5, the first at 1 m/s with a gap of 1e-4 (1e-3) to the
+/// second: 6.0e-5 (6.0e-4) m/s off on 32 and 130 cells, all grids agreeing: 1e-10 stated. The
+/// impulse such a share moves is at most t times the contact force, which changes the velocity
+/// of a rod of transit time T by at most w t / T (the force is below Z w, the mass is Z T); the
+/// closings' shares add up. Measured on these chains, fuzz/regressions/fd_locked_first_closing_*.toml
+/// and bench/study/fd_locked_grids.py: at most 0.7 of the sum.
+double first_step_closing_error(const Chain& chain, double dt) {
+    const std::vector<Element>& elements = chain.elements();
+    double error = 0;
+    for (const Junction& q : chain.junctions()) {
+        if ((q.kind != JunctionKind::contact && q.kind != JunctionKind::wall) || q.lumped || !q.law.rigid() ||
+            !(q.initial_gap > 0))
+            continue;
+        const auto velocity = [&](std::ptrdiff_t e) { return e >= 0 ? elements[static_cast<std::size_t>(e)].initial_velocity : 0.0; };
+        const double approach = velocity(q.left) - velocity(q.right);
+        if (!(approach > 0)) continue;
+        const double t = q.initial_gap / approach;
+        if (!(t > off_grid_tolerance * dt && t < dt)) continue;  // on the grid's first time, or resolved by it
+        double transit = inf;
+        for (std::ptrdiff_t e : {q.left, q.right})
+            if (e >= 0) transit = std::min(transit, elements[static_cast<std::size_t>(e)].transit_time);
+        error += approach * t / transit;
+    }
+    return error;
+}
 
 /// The estimate for the fine run at lattice step k, or why there is none.
 struct LevelEstimate {
@@ -213,8 +279,12 @@ LevelEstimate estimate_level(GridRuns& runs, int k, const FiniteDifferenceSoluti
     }
     level.coarse_cells = grids.front().shortest_rod_cells;
     level.coarse_steps = sequence[1].outcome->stats.events;
+    // What no pair can see: the error of a Courant defect all the grids share, and of closings
+    // inside the first step of every grid (above).
+    const double shared = std::max(shared_defect_safety * shared_courant_defect(fine.grid, grids) * runs.chain().velocity_scale(),
+                                   first_step_safety * first_step_closing_error(runs.chain(), fine.grid.time_step));
     if (differing == 0) {
-        level.estimate = floor;
+        level.estimate = std::max(floor, shared);
         return level;
     }
     if (differing < fewest_coarse_runs) {
@@ -225,7 +295,7 @@ LevelEstimate estimate_level(GridRuns& runs, int k, const FiniteDifferenceSoluti
         level.remedy = "use the characteristics method";
         return level;
     }
-    level.estimate = run_sequence_estimate(sequence, 1, safety, floor);
+    level.estimate = std::max(run_sequence_estimate(sequence, 1, safety, floor), shared);
     return level;
 }
 
