@@ -12,6 +12,7 @@ of the final velocities against the exact run, the stated bound and their ratio,
 counts the bounds stated, those that cover the error and the worst ratio.
 
   /usr/bin/python3 bench/study/fd_locked_grids.py --binary build/rodcollide --seeds 60
+  --multiples 0: rods of unrelated lengths only; --commensurate: the multiples made exact (d = 0).
 """
 import argparse
 import json
@@ -22,16 +23,18 @@ import sys
 import tempfile
 
 
-def chain(seed):
+def chain(seed, multiples, commensurate):
     rng = random.Random(seed)
     n = rng.randint(2, 5)
     shortest = rng.uniform(0.05, 0.5)
     d = 10 ** rng.uniform(-8, -4)
+    if commensurate:
+        d = 0  # after the draw, so that each seed keeps its other values
     lengths = []
     for i in range(n):
         if i == 0:
             lengths.append(shortest)
-        elif rng.random() < 0.6:
+        elif rng.random() < multiples:
             lengths.append(shortest * rng.randint(1, 4) * (1 + d * rng.uniform(0.5, 2)))
         else:
             lengths.append(rng.uniform(0.05, 0.5))
@@ -60,11 +63,13 @@ def main():
     parser.add_argument("--seeds", type=int, default=60)
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--cells", nargs="+", default=["32", "128", "default"])
+    parser.add_argument("--multiples", type=float, default=0.6, help="share of rods made a near multiple of the shortest")
+    parser.add_argument("--commensurate", action="store_true", help="the multiples exact (d = 0)")
     args = parser.parse_args()
     ratios = []
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(args.first_seed, args.first_seed + args.seeds):
-            text, d = chain(seed)
+            text, d = chain(seed, args.multiples, args.commensurate)
             path = os.path.join(tmp, f"chain_{seed}.toml")
             with open(path, "w") as f:
                 f.write(text)
