@@ -13,6 +13,10 @@ counts the bounds stated, those that cover the error and the worst ratio.
 
   /usr/bin/python3 bench/study/fd_locked_grids.py --binary build/rodcollide --seeds 60
   --multiples 0: rods of unrelated lengths only; --commensurate: the multiples made exact (d = 0).
+  --masses P: each body a rigid mass (kind = "mass") with probability P, of 0.1-10 times the mass
+  of the rod it replaces; --compliant P: each contact a linear or Hertz spring with probability P
+  (always between two masses), its time scale Z / k 1e-4 to 1e-1 of the shortest transit time.
+  Both draw from a second generator, so that a seed's rods, velocities and gaps stay as without.
 """
 import argparse
 import json
@@ -23,7 +27,7 @@ import sys
 import tempfile
 
 
-def chain(seed, multiples, commensurate):
+def chain(seed, multiples, commensurate, masses=0.0, compliant=0.0):
     rng = random.Random(seed)
     n = rng.randint(2, 5)
     shortest = rng.uniform(0.05, 0.5)
@@ -44,11 +48,23 @@ def chain(seed, multiples, commensurate):
         velocity = rng.uniform(-1, 1) if i else 2.0
         gap = rng.choice([0, 0, rng.uniform(0, 0.01)]) if i else 0
         rods.append((length, velocity, gap, rng.uniform(0.5, 2)))
+    bodies = random.Random(1_000_003 * seed + 17)
+    is_mass = [bodies.random() < masses for _ in rods]
+    if all(is_mass):
+        is_mass[0] = False  # a grid needs a rod
     text = "[defaults]\ndensity = 1.0\nyoungs_modulus = 1.0\n"
-    for length, velocity, gap, area in rods:
-        text += f"[[rod]]\nlength = {length!r}\nvelocity = {velocity!r}\narea = {area!r}\n"
+    for i, (length, velocity, gap, area) in enumerate(rods):
+        if is_mass[i]:
+            text += f'[[rod]]\nkind = "mass"\nmass = {length * area * 10 ** bodies.uniform(-1, 1)!r}\nvelocity = {velocity!r}\n'
+        else:
+            text += f"[[rod]]\nlength = {length!r}\nvelocity = {velocity!r}\narea = {area!r}\n"
         if gap:
             text += f"gap = {gap!r}\n"
+        if i and (bodies.random() < compliant or (is_mass[i] and is_mass[i - 1])):
+            # Z / k a fraction of the shortest transit time (c = 1: the shortest length).
+            text += f"contact_stiffness = {area / (shortest * 10 ** bodies.uniform(-4, -1))!r}\n"
+            if bodies.random() < 0.5:
+                text += "contact_exponent = 1.5\n"
     return text, d
 
 
@@ -65,11 +81,13 @@ def main():
     parser.add_argument("--cells", nargs="+", default=["32", "128", "default"])
     parser.add_argument("--multiples", type=float, default=0.6, help="share of rods made a near multiple of the shortest")
     parser.add_argument("--commensurate", action="store_true", help="the multiples exact (d = 0)")
+    parser.add_argument("--masses", type=float, default=0.0, help="share of bodies that are rigid masses")
+    parser.add_argument("--compliant", type=float, default=0.0, help="share of contacts that are springs")
     args = parser.parse_args()
     ratios = []
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(args.first_seed, args.first_seed + args.seeds):
-            text, d = chain(seed, args.multiples, args.commensurate)
+            text, d = chain(seed, args.multiples, args.commensurate, args.masses, args.compliant)
             path = os.path.join(tmp, f"chain_{seed}.toml")
             with open(path, "w") as f:
                 f.write(text)
