@@ -146,8 +146,8 @@ LumpedNode::Step LumpedNode::integrate(double z_left, double alpha, double z_rig
                 // overlap where its force balances the rod's z V if that is larger: a stiff
                 // spring's fastest time, far shorter than sqrt(M/k) (a mass of 1.5 on 1e4 N/m
                 // against a rod of z = 0.66: 1.5e4/s against 82/s). Without it the substeps were
-                // RK4-unstable there and the rod took up energy the mass never gave (5 % of it at
-                // 1000 cells, 40 % at 1414; tests/solvers/fd/test_finite_difference_compliant.cpp).
+                // RK4-unstable there and the rod took up energy the mass never gave (4.8 % of the
+                // energy scale at 1000 cells, 40 % at 1414; test_finite_difference_masses.cpp).
                 if (on_rod && l.kind == LumpedLink::Kind::compliant) {
                     const double balance = std::pow(z_rod * vscale / std::max(l.law.stiffness, 1e-300), 1 / p);
                     rate = std::max(rate, contact_relaxation_rate(l.law, std::max(d, balance), z_rod) / branch);
